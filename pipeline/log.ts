@@ -1,0 +1,62 @@
+/**
+ * Structured logs: one JSON object per line on stderr, shared by the pipeline, the server and the scripts.
+ * API keys never reach a log line: values that look like keys (and `api_key` query parameters) are redacted.
+ *
+ * @example log.info('build.step', { step: 'stg_accounts', rows: 1200, ms: 35 })
+ */
+
+const KEY_PATTERN = /\bask_[A-Za-z0-9_-]{8,}/g
+const QUERY_KEY_PATTERN = /([?&]api_key=)[^&#\s]*/gi
+
+/** Remove anything that looks like an API key from a string (raw keys, `api_key=` query parameters). */
+export function redact(text: string): string {
+  return text.replace(QUERY_KEY_PATTERN, '$1[redacted]').replace(KEY_PATTERN, '[redacted]')
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error'
+const LEVELS: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }
+const threshold = LEVELS[(process.env.LOG_LEVEL as Level) ?? 'info'] ?? LEVELS.info
+
+function emit(level: Level, event: string, fields: Record<string, unknown> = {}): void {
+  if (LEVELS[level] < threshold) return
+  const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }, (_k, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
+  )
+  process.stderr.write(redact(line) + '\n')
+}
+
+export const log = {
+  debug: (event: string, fields?: Record<string, unknown>) => emit('debug', event, fields),
+  info: (event: string, fields?: Record<string, unknown>) => emit('info', event, fields),
+  warn: (event: string, fields?: Record<string, unknown>) => emit('warn', event, fields),
+  error: (event: string, fields?: Record<string, unknown>) => emit('error', event, fields),
+}
+
+/**
+ * A progress reporter for long work: a redrawn bar on a terminal, a structured log line every ~10% otherwise.
+ * @example const p = progress('generate.follow_scans', total); p.tick(n); p.done()
+ */
+export function progress(task: string, total: number) {
+  const started = Date.now()
+  const tty = process.stderr.isTTY && !process.env.CI
+  let done = 0
+  let lastDecile = -1
+  return {
+    tick(n = 1) {
+      done += n
+      const pct = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100
+      if (tty) {
+        const width = 30
+        const fill = Math.round((pct / 100) * width)
+        process.stderr.write(`\r${task} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${pct}% ${done}/${total}`)
+      } else if (Math.floor(pct / 10) > lastDecile) {
+        lastDecile = Math.floor(pct / 10)
+        emit('info', 'progress', { task, done, total, pct })
+      }
+    },
+    done(fields: Record<string, unknown> = {}) {
+      if (tty) process.stderr.write('\n')
+      emit('info', 'progress.done', { task, total, ms: Date.now() - started, ...fields })
+    },
+  }
+}
