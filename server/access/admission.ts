@@ -1,0 +1,82 @@
+import { ApiError } from '../errors.ts'
+import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
+import type { Counters } from './backends/interface.ts'
+import { readApiKey } from './credentials.ts'
+import { PERIOD_MS, parseRate } from './plans.ts'
+import { rateLimitHeaders } from './rate-limit-headers.ts'
+import type { AccountRecords } from './records.ts'
+import type { AccessControl, Admission, Credentials } from './types.ts'
+
+/** The messages of the key errors; they never repeat the key. */
+export const KEY_ERROR_MESSAGES = {
+  api_key_missing: 'API key is missing. Send it in the X-API-Key header.',
+  api_key_invalid: 'API key is invalid.',
+  api_key_revoked: 'API key has been revoked.',
+  api_access_deactivated: 'API access is deactivated for this account.',
+} as const
+
+/**
+ * Admission of every request: authenticate the key, then count the call against the account's monthly quota and
+ * its rate in the request's bucket in one atomic step. A refused call (any error here) counts against nothing.
+ */
+export function createAccessControl(records: AccountRecords, counters: Counters): AccessControl {
+  return {
+    async admit(credentials: Credentials, bucket: string): Promise<Admission> {
+      const account = await authenticate(records, credentials)
+      const rate = parseRate(account.plan.rate)
+      const counted = await counters.count({
+        userId: account.userId,
+        bucket,
+        quotaTotal: account.plan.monthlyQuota,
+        rateTotal: rate.total,
+        rateWindowMs: PERIOD_MS[rate.period],
+      })
+      const limits = {
+        quota: {
+          total: account.plan.monthlyQuota,
+          used: counted.quotaUsed,
+          remaining: Math.max(0, account.plan.monthlyQuota - counted.quotaUsed),
+          resetAt: new Date(Date.now() + counted.quotaResetMs),
+        },
+        rate: {
+          period: rate.period,
+          total: rate.total,
+          remaining: Math.max(0, rate.total - counted.rateUsed),
+          resetSeconds: Math.max(1, Math.ceil(counted.rateResetMs / 1000)),
+        },
+      }
+      const headers = rateLimitHeaders(bucket, limits)
+      if (counted.outcome === 'quota_exceeded') {
+        const retryAfter = String(Math.max(1, Math.ceil(counted.quotaResetMs / 1000)))
+        throw new ApiError(
+          'quota_exceeded',
+          `Monthly quota exceeded: ${limits.quota.used} of ${limits.quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
+          { ...headers, 'Retry-After': retryAfter },
+        )
+      }
+      if (counted.outcome === 'rate_limited') {
+        const retryAfter = String(limits.rate.resetSeconds)
+        throw new ApiError(
+          'rate_limited',
+          `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${retryAfter} seconds.`,
+          { ...headers, 'Retry-After': retryAfter },
+        )
+      }
+      return { userId: account.userId, ...limits, headers }
+    },
+  }
+}
+
+async function authenticate(records: AccountRecords, credentials: Credentials) {
+  const credential = readApiKey(credentials)
+  if (!credential) throw new ApiError('api_key_missing', KEY_ERROR_MESSAGES.api_key_missing)
+  if (!looksLikeApiKey(credential.key)) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
+  const hash = hashApiKey(credential.key)
+  const userId = await records.userIdOfKey(hash)
+  const account = userId === null ? null : await records.account(userId)
+  const key = account?.keys.find((candidate) => candidate.hash === hash)
+  if (!account || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
+  if (key.revokedAt) throw new ApiError('api_key_revoked', KEY_ERROR_MESSAGES.api_key_revoked)
+  if (!account.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
+  return account
+}

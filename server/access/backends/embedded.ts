@@ -1,0 +1,123 @@
+import { createStorage, type Storage } from 'unstorage'
+import lruCacheDriver from 'unstorage/drivers/lru-cache'
+import { log } from '../../../pipeline/log.ts'
+import { QUOTA_WINDOW_MS } from '../plans.ts'
+import { atomicFsDriver } from '../internal/atomic-fs-driver.ts'
+import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
+
+/** How often counted calls reach the disk: a crash loses at most this much counting. */
+export const COUNTERS_FLUSH_MS = 1000
+const COUNTERS_ITEM = 'counters.json'
+const NEXT_USER_ID_ITEM = 'access:next-user-id'
+
+/**
+ * The default backend, with no outside service: records in files under `dataDir` (written atomically), the
+ * response cache in a size-bounded in-memory LRU, and counters owned by this process (one server process per
+ * data directory; run several instances on Redis).
+ */
+export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number): Promise<Backend> {
+  const storage = createStorage({ driver: atomicFsDriver({ base: dataDir }) })
+  storage.mount('cache', lruCacheDriver({ max: 0, maxSize: cacheMaxBytes }))
+  const counters = await EmbeddedCounters.open(storage)
+  let lastUserId = 0
+  return {
+    storage,
+    counters,
+    async nextUserId() {
+      const stored = Number((await storage.getItem(NEXT_USER_ID_ITEM)) ?? 0)
+      lastUserId = Math.max(lastUserId, stored) + 1
+      await storage.setItem(NEXT_USER_ID_ITEM, String(lastUserId))
+      return lastUserId
+    },
+    async close() {
+      await counters.close()
+      await storage.dispose()
+    },
+  }
+}
+
+interface Window {
+  count: number
+  expiresAt: number
+}
+
+/**
+ * Fixed-window counters in a Map: a check-and-increment has no `await` inside, so it is atomic in this process.
+ * Changes are written to `counters.json` at most once per `COUNTERS_FLUSH_MS` and on close.
+ */
+class EmbeddedCounters implements Counters {
+  private dirty = false
+  private flushing: Promise<void> = Promise.resolve()
+  private readonly timer: NodeJS.Timeout
+
+  private constructor(
+    private readonly storage: Storage,
+    private readonly windows: Map<string, Window>,
+  ) {
+    this.timer = setInterval(() => this.dirty && this.flush(), COUNTERS_FLUSH_MS).unref()
+  }
+
+  static async open(storage: Storage): Promise<EmbeddedCounters> {
+    const saved = (await storage.getItem<Record<string, Window>>(COUNTERS_ITEM)) ?? {}
+    return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
+  }
+
+  async count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): Promise<CountResult> {
+    const now = Date.now()
+    const quota = this.live(`quota:${userId}`, now)
+    const rate = this.live(`rate:${userId}:${bucket}:${rateWindowMs}`, now)
+    const quotaResetMs = quota.window ? quota.window.expiresAt - now : QUOTA_WINDOW_MS
+    const rateResetMs = rate.window ? rate.window.expiresAt - now : rateWindowMs
+    const quotaUsed = quota.window?.count ?? 0
+    const rateUsed = rate.window?.count ?? 0
+    if (quotaUsed >= quotaTotal) return { outcome: 'quota_exceeded', quotaUsed, quotaResetMs, rateUsed, rateResetMs }
+    if (rateUsed >= rateTotal) return { outcome: 'rate_limited', quotaUsed, quotaResetMs, rateUsed, rateResetMs }
+    this.increment(quota.key, quota.window, now + QUOTA_WINDOW_MS)
+    this.increment(rate.key, rate.window, now + rateWindowMs)
+    return { outcome: 'admitted', quotaUsed: quotaUsed + 1, quotaResetMs, rateUsed: rateUsed + 1, rateResetMs }
+  }
+
+  async quota(userId: number): Promise<{ used: number; resetMs: number } | null> {
+    const now = Date.now()
+    const { window } = this.live(`quota:${userId}`, now)
+    return window ? { used: window.count, resetMs: window.expiresAt - now } : null
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    if (this.dirty) this.flush()
+    await this.flushing
+  }
+
+  private live(key: string, now: number): { key: string; window: Window | undefined } {
+    const window = this.windows.get(key)
+    if (window && window.expiresAt <= now) {
+      this.windows.delete(key)
+      return { key, window: undefined }
+    }
+    return { key, window }
+  }
+
+  private increment(key: string, window: Window | undefined, expiresAt: number): void {
+    if (window) window.count++
+    else this.windows.set(key, { count: 1, expiresAt })
+    this.dirty = true
+  }
+
+  /** Queue one write of the current state; writes never overlap, and a failed one is retried by the next tick. */
+  private flush(): void {
+    this.dirty = false
+    const now = Date.now()
+    const state: Record<string, Window> = {}
+    for (const [key, window] of this.windows) {
+      if (window.expiresAt > now) state[key] = window
+      else this.windows.delete(key)
+    }
+    this.flushing = this.flushing
+      .then(() => this.storage.setItem(COUNTERS_ITEM, state))
+      .catch((error: Error) => {
+        this.dirty = true
+        log.error('access.counters.flush_failed', { error: error.message })
+      })
+  }
+}

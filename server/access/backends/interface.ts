@@ -1,0 +1,41 @@
+import type { Storage } from 'unstorage'
+
+/** One call's request to the counters: the account's monthly quota and its rate in one operation bucket. */
+export interface CountRequest {
+  userId: number
+  bucket: string
+  quotaTotal: number
+  rateTotal: number
+  rateWindowMs: number
+}
+
+/**
+ * What the counters decided. Only an admitted call is counted (in both counters); a refused one changes nothing.
+ * `*ResetMs` is the time left in the current window (the full window when none is open yet).
+ */
+export interface CountResult {
+  outcome: 'admitted' | 'quota_exceeded' | 'rate_limited'
+  quotaUsed: number
+  quotaResetMs: number
+  rateUsed: number
+  rateResetMs: number
+}
+
+/** Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot. */
+export interface Counters {
+  count(request: CountRequest): Promise<CountResult>
+  /** The monthly counter as it stands, without counting. */
+  quota(userId: number): Promise<{ used: number; resetMs: number } | null>
+}
+
+/**
+ * A storage backend: unstorage for the records (accounts, key index) and the response cache, plus counters that
+ * are exact under concurrency, which unstorage alone cannot give.
+ */
+export interface Backend {
+  storage: Storage
+  counters: Counters
+  /** A fresh account id, unique even when several processes create accounts. */
+  nextUserId(): Promise<number>
+  close(): Promise<void>
+}

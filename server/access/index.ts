@@ -1,0 +1,11 @@
+/**
+ * Access control for the API: keys, plans, the monthly quota, per-bucket rates, rate-limit headers and the response
+ * cache, on unstorage (embedded by default, Redis to scale out). See docs/access.md.
+ */
+export type * from './types.ts'
+export { readApiKey, type KeySource } from './credentials.ts'
+export { createServices, storageConfigFromEnv } from './services.ts'
+export { AccessAdminError } from './admin.ts'
+export { KEY_ERROR_MESSAGES } from './admission.ts'
+export { DEFAULT_PLAN, parseRate, QUOTA_WINDOW_MS } from './plans.ts'
+export { KEY_PREFIX } from './api-keys.ts'

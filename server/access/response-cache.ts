@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto'
+import type { Storage } from 'unstorage'
+import type { ResponseCache } from './types.ts'
+
+/**
+ * Response bodies on unstorage under `cache:<sha256 of the cache key>` (hashing keeps any key text, `?`, `/` or `:`
+ * included, from being rewritten by unstorage's key normalisation). Each entry carries its own expiry, so a
+ * driver without TTLs (the embedded LRU) expires entries as exactly as Redis does with its `EX`.
+ * @example await cache.set('get_alpha?days=7#snap-2026-11-21', body, 300); await cache.get('get_alpha?days=7#snap-2026-11-21')
+ */
+export function createResponseCache(storage: Storage): ResponseCache {
+  const item = (key: string) => `cache:${createHash('sha256').update(key).digest('hex')}`
+  return {
+    async get(key) {
+      const entry = await storage.getItemRaw<string>(item(key))
+      if (typeof entry !== 'string') return null
+      const split = entry.indexOf('\n')
+      if (Number(entry.slice(0, split)) <= Date.now()) return null
+      return entry.slice(split + 1)
+    },
+    async set(key, body, ttlSeconds) {
+      if (!(ttlSeconds > 0)) return
+      await storage.setItemRaw(item(key), `${Date.now() + ttlSeconds * 1000}\n${body}`, { ttl: Math.ceil(ttlSeconds) })
+    },
+  }
+}
