@@ -1,0 +1,28 @@
+/**
+ * `npm run serve`: answer the API from `<SNAPSHOTS_DIR>/current` (see server/config.ts and the access settings
+ * STORAGE_DRIVER, DATA_DIR, REDIS_URL). Stops cleanly on SIGINT/SIGTERM; SIGHUP re-checks the snapshot pointer.
+ */
+import { log } from '../pipeline/log.ts'
+import { createServices, storageConfigFromEnv } from '../server/access/index.ts'
+import { serverConfigFromEnv } from '../server/config.ts'
+import { startServer } from '../server/listen.ts'
+
+export async function serve(): Promise<void> {
+  const services = await createServices(storageConfigFromEnv())
+  const server = await startServer(serverConfigFromEnv(), services)
+  const stop = async (signal: string) => {
+    log.info('server.stopping', { signal })
+    await server.close()
+    await services.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  serve().catch((error) => {
+    log.error('server.failed', { error: error instanceof Error ? error.message : String(error) })
+    process.exit(1)
+  })
+}

@@ -1,0 +1,141 @@
+/**
+ * The h3 app: every operation of the registry behind one request pipeline, plus `/openapi.json` and `/healthz`.
+ *
+ * Per request: snapshot pinned → method check → access (key, quota, rate) → response cache → handler → cache set
+ * (success bodies only). Errors become the spec's error body (HTTP 200 unless real statuses are on); anything
+ * unexpected becomes `server_error` "Unexpected error…", logged with the request id.
+ *
+ * @example const app = createApp({ snapshots, access, cache, ...serverConfigFromEnv() }); listen(toNodeHandler(app))
+ */
+import { randomBytes } from 'node:crypto'
+import { H3, type H3Event } from 'h3'
+import { log } from '../pipeline/log.ts'
+import type { AccessControl, Admission, ResponseCache } from './access/index.ts'
+import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import { buildOpenApi } from './openapi.ts'
+import { operationPath, rateLimitBucket, type Operation } from './operation.ts'
+import { operations as registry } from './routes/index.ts'
+import type { SnapshotSource } from './snapshot/current.ts'
+import type { Snapshot } from './snapshot/types.ts'
+
+export interface AppOptions {
+  snapshots: SnapshotSource
+  /** Absent only for the benchmark's baseline without auth, limits and cache. */
+  access?: AccessControl
+  cache?: ResponseCache
+  realStatus: boolean
+  profileBaseUrl: string
+  cacheTtlSeconds: number
+  cacheTtlFollowersDiffSeconds: number
+  operations?: Operation[]
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export function createApp(options: AppOptions): H3 {
+  const app = new H3()
+  const operations = options.operations ?? registry
+  const openapi = JSON.stringify(buildOpenApi(operations))
+  const nextRequestId = requestIds()
+
+  app.get('/healthz', () => {
+    const s = options.snapshots.current
+    return { ready: true, snapshot_id: s.id, snapshot_date: s.date, loaded_at: s.loadedAt.toISOString(), load_ms: s.loadMs }
+  })
+  app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': JSON_TYPE } }))
+
+  for (const operation of operations) {
+    const bucket = rateLimitBucket(operation.name)
+    const ttl = cacheTtl(operation, options)
+    app.all(operationPath(operation), async (event) => {
+      const requestId = nextRequestId()
+      const snapshot = options.snapshots.current
+      const headers: Record<string, string> = {
+        'content-type': JSON_TYPE,
+        'x-request-id': requestId,
+        'x-snapshot-id': snapshot.id,
+        'x-snapshot-date': snapshot.date,
+      }
+      try {
+        if (event.req.method !== 'GET') {
+          throw new ApiError('method_not_allowed', 'Method not allowed', options.realStatus ? { allow: 'GET' } : {})
+        }
+        const query = event.url.searchParams
+        let admission: Admission | null = null
+        if (options.access) {
+          admission = await options.access.admit({ headers: event.req.headers, query }, bucket)
+          Object.assign(headers, admission.headers)
+        }
+        const key = ttl > 0 && options.cache ? cacheKey(operation, query, snapshot) : null
+        const cached = key ? await cacheGet(options.cache!, key, requestId) : null
+        if (cached !== null) return new Response(cached, { headers: { ...headers, 'x-cache': 'HIT' } })
+        const body = JSON.stringify(
+          operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
+        )
+        if (key) await cacheSet(options.cache!, key, body, ttl, requestId)
+        return new Response(body, { headers: key ? { ...headers, 'x-cache': 'MISS' } : headers })
+      } catch (error) {
+        return errorResponse(error, event, requestId, headers, options.realStatus)
+      }
+    })
+  }
+  return app
+}
+
+function errorResponse(
+  error: unknown,
+  event: H3Event,
+  requestId: string,
+  headers: Record<string, string>,
+  realStatus: boolean,
+): Response {
+  const apiError =
+    error instanceof ApiError ? error : new ApiError('server_error', `Unexpected error (request ${requestId})`)
+  if (!(error instanceof ApiError)) {
+    log.error('request.unexpected_error', {
+      request_id: requestId,
+      url: event.url.pathname + event.url.search,
+      error: error instanceof Error ? error.stack : String(error),
+    })
+  }
+  return new Response(JSON.stringify(errorBody(apiError.code, apiError.message)), {
+    status: realStatus ? ERROR_STATUS[apiError.code] : 200,
+    headers: { ...headers, ...apiError.headers },
+  })
+}
+
+function cacheTtl(operation: Operation, options: AppOptions): number {
+  if (operation.cache === 'never') return 0
+  return operation.cache === 'followers_diff' ? options.cacheTtlFollowersDiffSeconds : options.cacheTtlSeconds
+}
+
+/** Operation + parameters in a canonical order without the credential + snapshot: equal queries share an entry. */
+function cacheKey(operation: Operation, query: URLSearchParams, snapshot: Snapshot): string {
+  const params = [...query].filter(([name]) => name !== 'api_key').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `${operation.name}?${new URLSearchParams(params)}@${snapshot.id}`
+}
+
+/** A cache outage degrades to uncached answers rather than failing requests. */
+async function cacheGet(cache: ResponseCache, key: string, requestId: string): Promise<string | null> {
+  try {
+    return await cache.get(key)
+  } catch (error) {
+    log.warn('cache.get_failed', { request_id: requestId, error: String(error) })
+    return null
+  }
+}
+
+async function cacheSet(cache: ResponseCache, key: string, body: string, ttl: number, requestId: string) {
+  try {
+    await cache.set(key, body, ttl)
+  } catch (error) {
+    log.warn('cache.set_failed', { request_id: requestId, error: String(error) })
+  }
+}
+
+/** Short, unique per process: a random prefix and a counter. */
+function requestIds(): () => string {
+  const prefix = randomBytes(4).toString('hex')
+  let counter = 0
+  return () => `${prefix}-${(++counter).toString(36)}`
+}

@@ -1,0 +1,48 @@
+/**
+ * Server configuration, read once from the environment. Storage settings (`STORAGE_DRIVER`, `DATA_DIR`,
+ * `REDIS_URL`) belong to `server/access` and are read there.
+ *
+ * @example const config = serverConfigFromEnv(); config.port // 3000
+ */
+import path from 'node:path'
+
+export interface ServerConfig {
+  port: number
+  host: string
+  /** Folder holding the snapshot folders; the server serves `<snapshotsDir>/current`. */
+  snapshotsDir: string
+  /** `API_REAL_STATUS=1`: errors carry their real HTTP status instead of the compatibility 200. */
+  realStatus: boolean
+  /** Base of `platform_url` in `bulk_scores_check`. */
+  profileBaseUrl: string
+  /** Response-cache lifetime of every cached operation. */
+  cacheTtlSeconds: number
+  /** Response-cache lifetime of `get_followers_diff` (the spec allows `today` to be at most one hour stale). */
+  cacheTtlFollowersDiffSeconds: number
+  /** How often the `current` pointer is checked for a new snapshot. */
+  snapshotPollSeconds: number
+}
+
+/** Upper bound the spec puts on the staleness of `get_followers_diff.today`. */
+export const FOLLOWERS_DIFF_MAX_TTL_SECONDS = 3600
+
+export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: integer(env.PORT, 3000),
+    host: env.HOST || '127.0.0.1',
+    snapshotsDir: path.resolve(env.SNAPSHOTS_DIR || './snapshots'),
+    realStatus: env.API_REAL_STATUS === '1' || env.API_REAL_STATUS === 'true',
+    profileBaseUrl: (env.PROFILE_BASE_URL || 'https://platform.example').replace(/\/+$/, ''),
+    cacheTtlSeconds: integer(env.CACHE_TTL_SECONDS, 60),
+    cacheTtlFollowersDiffSeconds: Math.min(
+      integer(env.CACHE_TTL_FOLLOWERS_DIFF_SECONDS, 600),
+      FOLLOWERS_DIFF_MAX_TTL_SECONDS,
+    ),
+    snapshotPollSeconds: integer(env.SNAPSHOT_POLL_SECONDS, 5),
+  }
+}
+
+function integer(value: string | undefined, fallback: number): number {
+  const n = Number(value)
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback
+}

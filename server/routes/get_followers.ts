@@ -1,0 +1,104 @@
+/** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
+import { defineOperation, type OperationContext } from '../operation.ts'
+import { plainCategories, plainTags } from '../present.ts'
+import { accountParameters, resolveAccount } from '../rules/account.ts'
+import { isoUtcMillis } from '../rules/dates.ts'
+import { filterParameter, readFilterId } from '../rules/filters.ts'
+import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
+import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
+
+/** Order of the values in the spec's failure message. */
+export const FOLLOWERS_BY = ['followers', 'score', 'subscribed_at'] as const
+
+export default defineOperation({
+  name: 'get_followers',
+  groups: ['Followers'],
+  summary: 'Smart followers of the target (monitored, active, not suspended, with an active follow).',
+  parameters: [
+    ...accountParameters('fallback'),
+    byParameter(FOLLOWERS_BY, 'score', 'Sort column: follower score, follower count or first-recorded follow time.'),
+    sortParameter,
+    filterParameter('category_id', 'Keeps followers with this category.', 'server_error'),
+    filterParameter('tag_id', 'Keeps followers with this tag.', 'server_error'),
+    filterParameter('tag_category_id', 'Keeps followers with at least one tag in this tag-category.', 'server_error'),
+    ...pageParameters('get_followers'),
+  ],
+  response: envelope(
+    'top_followers',
+    object({
+      platform_id: id(),
+      username: string(),
+      name: nullable(string()),
+      description: string(),
+      platform_score: score(),
+      followers_count: integer(),
+      profile_image: nullable(string()),
+      tags: array(plainReference()),
+      categories: array(plainReference()),
+      subscribed_at: string({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' }),
+    }),
+  ),
+  cache: 'default',
+  handle({ query, snapshot }) {
+    const target = resolveAccount(snapshot, query, 'fallback')
+    const by = readBy(query, FOLLOWERS_BY, 'score')
+    const ascending = readAscending(query)
+    const keep = followerFilter({ query, snapshot })
+    const request = readPage(query, 'get_followers')
+    const sf = snapshot.smartFollowers
+    const first = sf.offsets[target]
+    const count = sf.offsets[target + 1] - first
+    // rows are stored by score desc; the other orders are position → row permutations; ascending reads backwards
+    const rowAt = (p: number) => {
+      const q = ascending ? count - 1 - p : p
+      return by === 'score' ? first + q : by === 'followers' ? sf.rowByFollowers[first + q] : sf.rowBySubscribed[first + q]
+    }
+    let total = count
+    const rows: number[] = []
+    if (keep) {
+      // a filter needs every match counted for `total`; only the requested page is kept
+      const skip = (request.page - 1) * request.size
+      total = 0
+      for (let p = 0; p < count; p++) {
+        const row = rowAt(p)
+        if (!keep(sf.followerIdx[row])) continue
+        if (total >= skip && rows.length < request.size) rows.push(row)
+        total++
+      }
+    } else {
+      const { start, end } = pageRange(request, count)
+      for (let p = start; p < end; p++) rows.push(rowAt(p))
+    }
+    const a = snapshot.accounts
+    const items = rows.map((row) => {
+      const f = sf.followerIdx[row]
+      return {
+        platform_id: a.platformId[f],
+        username: a.username[f],
+        name: a.name[f],
+        description: a.description[f],
+        platform_score: a.platformScore[f],
+        followers_count: a.followersCount[f],
+        profile_image: a.profileImage[f],
+        tags: plainTags(snapshot, f),
+        categories: plainCategories(snapshot, f),
+        subscribed_at: isoUtcMillis(sf.subscribedAtMs[row]),
+      }
+    })
+    return pagedBody(request, total, 'top_followers', items)
+  },
+})
+
+/** The AND of the follower filters, or null when none is set. */
+function followerFilter({ query, snapshot }: Pick<OperationContext, 'query' | 'snapshot'>) {
+  const categoryId = readFilterId(query, 'category_id', 'server_error')
+  const tagId = readFilterId(query, 'tag_id', 'server_error')
+  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
+  if (categoryId === null && tagId === null && tagCategoryId === null) return null
+  return (f: number) =>
+    (categoryId === null || hasLabel(snapshot.accountCategories, f, categoryId)) &&
+    (tagId === null || hasLabel(snapshot.accountTags, f, tagId)) &&
+    (tagCategoryId === null || hasTagInCategory(snapshot, f, tagCategoryId))
+}

@@ -1,0 +1,63 @@
+/** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
+import { defineOperation } from '../operation.ts'
+import { prefixedCategories, prefixedTags } from '../present.ts'
+import { accountParameters, resolveAccount } from '../rules/account.ts'
+import { hasAnyLabel } from '../rules/labels.ts'
+import { idListParameter, readIdList } from '../rules/lists.ts'
+import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../schema.ts'
+
+export default defineOperation({
+  name: 'get_followers_score_sum',
+  groups: ['Followers'],
+  summary:
+    'Sum of the platform scores of the target’s smart followers matching the filters (each follower counted once), with the target’s own profile, tags and categories.',
+  parameters: [
+    ...accountParameters('fallback'),
+    idListParameter('category_ids', 'A follower matches if it has any of these categories.'),
+    idListParameter('tag_ids', 'A follower matches if it has any of these tags; combined with `category_ids` using AND.'),
+  ],
+  response: object({
+    success: { const: true },
+    platform_id: id(),
+    username: string(),
+    name: nullable(string()),
+    description: string(),
+    profile_image: nullable(string()),
+    platform_score: score(),
+    followers_count: integer(),
+    smart_followers_count: integer({ minimum: 0 }),
+    followers_score_sum: number({ minimum: 0 }),
+    tags: array(prefixedTag()),
+    categories: array(prefixedCategory()),
+  }),
+  cache: 'default',
+  handle({ query, snapshot }) {
+    const target = resolveAccount(snapshot, query, 'fallback')
+    const categoryIds = readIdList(query, 'category_ids')
+    const tagIds = readIdList(query, 'tag_ids')
+    const sf = snapshot.smartFollowers
+    let sum = 0
+    for (let r = sf.offsets[target]; r < sf.offsets[target + 1]; r++) {
+      const f = sf.followerIdx[r]
+      if (categoryIds && !hasAnyLabel(snapshot.accountCategories, f, categoryIds)) continue
+      if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) continue
+      sum += snapshot.accounts.platformScore[f]
+    }
+    const a = snapshot.accounts
+    return {
+      success: true,
+      platform_id: a.platformId[target],
+      username: a.username[target],
+      name: a.name[target],
+      description: a.description[target],
+      profile_image: a.profileImage[target],
+      platform_score: a.platformScore[target],
+      followers_count: a.followersCount[target],
+      smart_followers_count: a.smartFollowersCount[target],
+      // scores have 2 decimals: round away the float noise of the sum
+      followers_score_sum: Math.round(sum * 100) / 100,
+      tags: prefixedTags(snapshot, target),
+      categories: prefixedCategories(snapshot, target),
+    }
+  },
+})

@@ -1,0 +1,414 @@
+/**
+ * Load one snapshot folder (docs/snapshot.md) into the serving structures of `types.ts`. DuckDB reads the Parquet
+ * files once, here; requests never query it.
+ *
+ * @example const snapshot = await loadSnapshot('snapshots/current')
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { log } from '../../pipeline/log.ts'
+import { OffsetsBuilder, copyInto, float64Items, int32Items, scan, uint64Items } from '../internal/columns.ts'
+import type {
+  AccountLabels,
+  Accounts,
+  CategorizedCounts,
+  FollowersCountHistory,
+  FriendshipFollowed,
+  FriendshipFollowing,
+  Mentions,
+  Reference,
+  SmartFollowers,
+  SmartFollowsItem,
+  SmartFollowsList,
+  Snapshot,
+  Tag,
+  Tweets,
+} from './types.ts'
+
+interface Manifest {
+  snapshot_id: string
+  build_date: string
+}
+
+export async function loadSnapshot(dir: string): Promise<Snapshot> {
+  const started = Date.now()
+  const realDir = fs.realpathSync(dir)
+  const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
+    const accounts = await loadAccounts(conn, file('accounts.parquet'))
+    const n = accounts.count
+    const categories = await loadReferences(conn, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)
+    const tagCategories = await loadReferences(
+      conn,
+      `SELECT tag_category_id::INTEGER, name FROM ${file('tag_categories.parquet')}`,
+    )
+    const tags = await loadTags(conn, file('tags.parquet'))
+    const snapshot: Snapshot = {
+      id: manifest.snapshot_id,
+      date: manifest.build_date,
+      dir: realDir,
+      loadedAt: new Date(),
+      loadMs: 0,
+      accounts,
+      ...(await usernameLookups(conn, file('previous_usernames.parquet'), accounts)),
+      categories,
+      categoryById: new Map(categories.map((c) => [c.id, c])),
+      tagCategories,
+      tags,
+      tagById: new Map(tags.map((t) => [t.id, t])),
+      accountCategories: await loadLabels(conn, n, file('account_categories.parquet'), 'category_id'),
+      accountTags: await loadLabels(conn, n, file('account_tags.parquet'), 'tag_id'),
+      smartFollowers: await loadSmartFollowers(conn, n, file('smart_followers.parquet')),
+      categorizedCounts: await loadCategorizedCounts(conn, n, file('categorized_followers_count.parquet')),
+      followersCountHistory: await loadFollowersCountHistory(conn, n, file('followers_count_history.parquet')),
+      friendshipFollowed: await loadFriendshipFollowed(conn, n, file('friendship_followed.parquet')),
+      friendshipFollowing: await loadFriendshipFollowing(conn, n, file('friendship_following.parquet')),
+      smartFollows: await loadSmartFollows(conn, file('smart_follows.parquet')),
+      tweets: await loadTweets(conn, file('tweets.parquet')),
+      mentions: await loadMentions(conn, n, file('mentions.parquet')),
+    }
+    snapshot.loadMs = Date.now() - started
+    log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
+    return snapshot
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+async function countRows(conn: DuckDBConnection, source: string): Promise<number> {
+  const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${source}`)
+  return reader.getRows()[0][0] as number
+}
+
+async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Accounts> {
+  const count = await countRows(conn, source)
+  const a: Accounts = {
+    count,
+    platformId: new Array(count),
+    username: new Array(count),
+    slug: new Array(count),
+    name: new Array(count),
+    description: new Array(count),
+    profileImage: new Array(count),
+    blueVerified: new Uint8Array(count),
+    isTracked: new Uint8Array(count),
+    isMonitored: new Uint8Array(count),
+    isSmart: new Uint8Array(count),
+    platformScore: new Float64Array(count),
+    graphScore: new Float64Array(count),
+    followersCount: new Float64Array(count),
+    smartFollowersCount: new Int32Array(count),
+  }
+  const flags = [a.blueVerified, a.isTracked, a.isMonitored, a.isSmart]
+  await scan(
+    conn,
+    `SELECT platform_id::VARCHAR, username, slug, name, coalesce(description, ''), profile_image,
+            blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
+            platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
+            smart_followers_count::INTEGER
+     FROM ${source} ORDER BY account_idx`,
+    (chunk, offset) => {
+      const rows = chunk.rowCount
+      const strings = [a.platformId, a.username, a.slug, a.name, a.description, a.profileImage]
+      strings.forEach((target, c) => {
+        const v = chunk.getColumnVector(c)
+        for (let i = 0; i < rows; i++) target[offset + i] = v.getItem(i) as string
+      })
+      flags.forEach((target, f) => {
+        const values = int32Items(chunk.getColumnVector(6 + f))
+        for (let i = 0; i < rows; i++) target[offset + i] = values[i]
+      })
+      copyInto(a.platformScore, float64Items(chunk.getColumnVector(10)), rows, offset)
+      copyInto(a.graphScore, float64Items(chunk.getColumnVector(11)), rows, offset)
+      copyInto(a.followersCount, float64Items(chunk.getColumnVector(12)), rows, offset)
+      copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(13)), rows, offset)
+    },
+  )
+  return a
+}
+
+/** Case-insensitive handle lookups; a tracked account wins a handle shared with a friend-only record. */
+async function usernameLookups(conn: DuckDBConnection, previousSource: string, a: Accounts) {
+  const byPlatformId = new Map<string, number>()
+  const byUsername = new Map<string, number>()
+  const bySlug = new Map<string, number>()
+  const claim = (map: Map<string, number>, key: string, idx: number) => {
+    const holder = map.get(key)
+    if (holder === undefined || (!a.isTracked[holder] && a.isTracked[idx])) map.set(key, idx)
+  }
+  for (let i = 0; i < a.count; i++) {
+    byPlatformId.set(a.platformId[i], i)
+    claim(byUsername, a.username[i].toLowerCase(), i)
+    const slug = a.slug[i]
+    if (slug) claim(bySlug, slug.toLowerCase(), i)
+  }
+  const byPreviousUsername = new Map<string, number>()
+  const changedOn = new Map<string, number>()
+  await scan(
+    conn,
+    `SELECT account_idx, lower(username), (changed_at - DATE '1970-01-01')::INTEGER FROM ${previousSource}`,
+    (chunk) => {
+      const idx = int32Items(chunk.getColumnVector(0))
+      const handle = chunk.getColumnVector(1)
+      const day = int32Items(chunk.getColumnVector(2))
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const key = handle.getItem(i) as string
+        if ((changedOn.get(key) ?? -Infinity) <= day[i]) {
+          changedOn.set(key, day[i])
+          byPreviousUsername.set(key, idx[i])
+        }
+      }
+    },
+  )
+  return { byPlatformId, byUsername, bySlug, byPreviousUsername }
+}
+
+async function loadReferences(conn: DuckDBConnection, sql: string): Promise<Reference[]> {
+  const rows = (await conn.runAndReadAll(`${sql} ORDER BY 1`)).getRows()
+  return rows.map(([id, name]) => ({ id: id as number, name: name as string }))
+}
+
+async function loadTags(conn: DuckDBConnection, source: string): Promise<Tag[]> {
+  const rows = (
+    await conn.runAndReadAll(`SELECT tag_id::INTEGER, name, tag_category_id::INTEGER FROM ${source} ORDER BY tag_id`)
+  ).getRows()
+  return rows.map(([id, name, tagCategoryId]) => ({
+    id: id as number,
+    name: name as string,
+    tagCategoryId: tagCategoryId as number,
+  }))
+}
+
+/** One row per (account, label id) in account order, e.g. account_categories.parquet's category_id. */
+async function loadLabels(conn: DuckDBConnection, owners: number, source: string, idColumn: string): Promise<AccountLabels> {
+  const ids = new Int32Array(await countRows(conn, source))
+  const offsets = new OffsetsBuilder(owners)
+  await scan(conn, `SELECT account_idx::INTEGER, ${idColumn}::INTEGER FROM ${source}`, (chunk, offset) => {
+    offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+    copyInto(ids, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+  })
+  return { offsets: offsets.finish(), ids }
+}
+
+async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source: string): Promise<SmartFollowers> {
+  const count = await countRows(conn, source)
+  const s = {
+    followerIdx: new Int32Array(count),
+    subscribedAtMs: new Float64Array(count),
+    rowByFollowers: new Int32Array(count),
+    rowBySubscribed: new Int32Array(count),
+  }
+  const offsets = new OffsetsBuilder(owners)
+  let target = -1
+  let start = 0
+  await scan(
+    conn,
+    `SELECT target_idx::INTEGER, follower_idx::INTEGER, epoch_ms(subscribed_at)::DOUBLE,
+            pos_by_followers::INTEGER, pos_by_subscribed::INTEGER FROM ${source}`,
+    (chunk, offset) => {
+      const rows = chunk.rowCount
+      const targets = int32Items(chunk.getColumnVector(0))
+      offsets.add(targets, rows)
+      copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
+      copyInto(s.subscribedAtMs, float64Items(chunk.getColumnVector(2)), rows, offset)
+      const byFollowers = int32Items(chunk.getColumnVector(3))
+      const bySubscribed = int32Items(chunk.getColumnVector(4))
+      // rows arrive grouped by target, so a target's first row is where its positions start
+      for (let i = 0; i < rows; i++) {
+        if (targets[i] !== target) {
+          target = targets[i]
+          start = offset + i
+        }
+        s.rowByFollowers[start + byFollowers[i]] = offset + i
+        s.rowBySubscribed[start + bySubscribed[i]] = offset + i
+      }
+    },
+  )
+  return { offsets: offsets.finish(), ...s }
+}
+
+async function loadCategorizedCounts(conn: DuckDBConnection, owners: number, source: string): Promise<CategorizedCounts> {
+  const count = await countRows(conn, source)
+  const categoryId = new Int32Array(count)
+  const cnt = new Float64Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(
+    conn,
+    `SELECT target_idx::INTEGER, coalesce(category_id, -1)::INTEGER, cnt::DOUBLE FROM ${source}`,
+    (chunk, offset) => {
+      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+      copyInto(categoryId, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+      copyInto(cnt, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+    },
+  )
+  return { offsets: offsets.finish(), categoryId, cnt }
+}
+
+async function loadFollowersCountHistory(
+  conn: DuckDBConnection,
+  owners: number,
+  source: string,
+): Promise<FollowersCountHistory> {
+  const count = await countRows(conn, source)
+  const day = new Int32Array(count)
+  const followersCount = new Float64Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(
+    conn,
+    `SELECT account_idx::INTEGER, (date - DATE '1970-01-01')::INTEGER, followers_count::DOUBLE FROM ${source}`,
+    (chunk, offset) => {
+      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+      copyInto(day, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+      copyInto(followersCount, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+    },
+  )
+  return { offsets: offsets.finish(), day, followersCount }
+}
+
+async function loadFriendshipFollowed(conn: DuckDBConnection, owners: number, source: string): Promise<FriendshipFollowed> {
+  const count = await countRows(conn, source)
+  const followerIdx = new Int32Array(count)
+  const followedFlag = new Int32Array(count)
+  const day = new Int32Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(
+    conn,
+    `SELECT target_idx::INTEGER, follower_idx::INTEGER, (action = 'Followed')::INTEGER,
+            (event_date - DATE '1970-01-01')::INTEGER FROM ${source}`,
+    (chunk, offset) => {
+      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+      copyInto(followerIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+      copyInto(followedFlag, int32Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+      copyInto(day, int32Items(chunk.getColumnVector(3)), chunk.rowCount, offset)
+    },
+  )
+  return { offsets: offsets.finish(), followerIdx, followed: Uint8Array.from(followedFlag), day }
+}
+
+async function loadFriendshipFollowing(
+  conn: DuckDBConnection,
+  owners: number,
+  source: string,
+): Promise<FriendshipFollowing> {
+  const count = await countRows(conn, source)
+  const followedIdx = new Int32Array(count)
+  const followingFlag = new Int32Array(count)
+  const day = new Int32Array(count)
+  const platformScore = new Float64Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(
+    conn,
+    `SELECT source_idx::INTEGER, followed_idx::INTEGER, (action = 'Following')::INTEGER,
+            (event_date - DATE '1970-01-01')::INTEGER, platform_score::DOUBLE FROM ${source}`,
+    (chunk, offset) => {
+      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+      copyInto(followedIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+      copyInto(followingFlag, int32Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+      copyInto(day, int32Items(chunk.getColumnVector(3)), chunk.rowCount, offset)
+      copyInto(platformScore, float64Items(chunk.getColumnVector(4)), chunk.rowCount, offset)
+    },
+  )
+  return { offsets: offsets.finish(), followedIdx, following: Uint8Array.from(followingFlag), day, platformScore }
+}
+
+/** At most 12 lists of 1000 rows: plain objects, ready to serialise. */
+async function loadSmartFollows(conn: DuckDBConnection, source: string): Promise<Map<string, SmartFollowsList>> {
+  const rows = (
+    await conn.runAndReadAll(
+      `SELECT days::INTEGER AS days, bucket, pos_by_score::INTEGER AS pos_by_score,
+              pos_by_followers::INTEGER AS pos_by_followers, platform_id::VARCHAR AS platform_id, username, name,
+              description, profile_url, profile_image, blue_verified, platform_score::DOUBLE AS platform_score,
+              platform_score_diff::DOUBLE AS platform_score_diff, current_followers::DOUBLE AS current_followers,
+              followers_diff::DOUBLE AS followers_diff, total_alpha_followers::DOUBLE AS total_alpha_followers,
+              new_alpha_followers::DOUBLE AS new_alpha_followers,
+              new_alpha_followers_diff::DOUBLE AS new_alpha_followers_diff,
+              top_alpha_followers
+       FROM ${source} ORDER BY days, bucket, rank_alpha`,
+    )
+  ).getRowObjectsJS()
+  const lists = new Map<string, SmartFollowsList>()
+  for (const row of rows) {
+    const key = `${row.days}:${row.bucket}`
+    let list = lists.get(key)
+    if (!list) lists.set(key, (list = { byRank: [], byScore: [], byFollowers: [] }))
+    const { days: _d, bucket: _b, pos_by_score, pos_by_followers, ...item } = row
+    const typed = item as unknown as SmartFollowsItem
+    typed.top_alpha_followers = (typed.top_alpha_followers ?? []).map((f) => ({
+      name: f.name ?? '',
+      username: f.username ?? '',
+      image: f.image ?? '',
+      score: f.score ?? 0,
+      verified: Boolean(f.verified),
+    }))
+    list.byRank.push(typed)
+    list.byScore[pos_by_score as number] = typed
+    list.byFollowers[pos_by_followers as number] = typed
+  }
+  return lists
+}
+
+async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweets> {
+  const count = await countRows(conn, source)
+  const [[textBytesTotal]] = (
+    await conn.runAndReadAll(`SELECT coalesce(sum(strlen(text)), 0)::DOUBLE FROM ${source}`)
+  ).getRows()
+  const t: Tweets = {
+    count,
+    tweetId: new BigUint64Array(count),
+    authorId: new BigUint64Array(count),
+    authorIdx: new Int32Array(count),
+    createdAtMs: new Float64Array(count),
+    textBytes: Buffer.allocUnsafe(textBytesTotal as number),
+    textOffsets: new Float64Array(count + 1),
+    textIsNull: new Uint8Array(count),
+    favorites: new Float64Array(count),
+    retweets: new Float64Array(count),
+    replies: new Float64Array(count),
+    views: new Float64Array(count),
+  }
+  let written = 0
+  await scan(
+    conn,
+    `SELECT tweet_id::UBIGINT, author_id::UBIGINT, coalesce(author_idx, -1)::INTEGER, epoch_ms(created_at)::DOUBLE,
+            text, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
+     FROM ${source} ORDER BY tweet_idx`,
+    (chunk, offset) => {
+      const rows = chunk.rowCount
+      copyInto(t.tweetId, uint64Items(chunk.getColumnVector(0)), rows, offset)
+      copyInto(t.authorId, uint64Items(chunk.getColumnVector(1)), rows, offset)
+      copyInto(t.authorIdx, int32Items(chunk.getColumnVector(2)), rows, offset)
+      copyInto(t.createdAtMs, float64Items(chunk.getColumnVector(3)), rows, offset)
+      const text = chunk.getColumnVector(4)
+      for (let i = 0; i < rows; i++) {
+        const value = text.getItem(i) as string | null
+        t.textOffsets[offset + i] = written
+        if (value === null) t.textIsNull[offset + i] = 1
+        else written += t.textBytes.write(value, written, 'utf8')
+      }
+      copyInto(t.favorites, float64Items(chunk.getColumnVector(5)), rows, offset)
+      copyInto(t.retweets, float64Items(chunk.getColumnVector(6)), rows, offset)
+      copyInto(t.replies, float64Items(chunk.getColumnVector(7)), rows, offset)
+      copyInto(t.views, float64Items(chunk.getColumnVector(8)), rows, offset)
+    },
+  )
+  t.textOffsets[count] = written
+  return t
+}
+
+async function loadMentions(conn: DuckDBConnection, owners: number, source: string): Promise<Mentions> {
+  const count = await countRows(conn, source)
+  const tweetIdx = new Int32Array(count)
+  const epochSeconds = new Float64Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(conn, `SELECT target_idx::INTEGER, tweet_idx::INTEGER, epoch_s::DOUBLE FROM ${source}`, (chunk, offset) => {
+    offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+    copyInto(tweetIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+    copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+  })
+  return { offsets: offsets.finish(), tweetIdx, epochSeconds }
+}

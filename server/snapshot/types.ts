@@ -1,0 +1,179 @@
+/**
+ * The in-memory serving structures of one snapshot (docs/snapshot.md), loaded once by `loadSnapshot` and never
+ * mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
+ * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
+ * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
+ */
+
+/** One-to-many rows grouped by an owner index. */
+export interface Adjacency {
+  /** Length owners + 1. */
+  offsets: Int32Array
+}
+
+export interface Accounts {
+  count: number
+  platformId: string[]
+  username: string[]
+  /** null for friend-only records */
+  slug: (string | null)[]
+  name: (string | null)[]
+  description: string[]
+  profileImage: (string | null)[]
+  blueVerified: Uint8Array
+  isTracked: Uint8Array
+  isMonitored: Uint8Array
+  isSmart: Uint8Array
+  platformScore: Float64Array
+  /** NaN when the account has no friend record. */
+  graphScore: Float64Array
+  followersCount: Float64Array
+  smartFollowersCount: Int32Array
+}
+
+/** Tags and categories of each account: sorted ids, `offsets` by account_idx. */
+export interface AccountLabels extends Adjacency {
+  ids: Int32Array
+}
+
+export interface Reference {
+  id: number
+  name: string
+}
+
+export interface Tag extends Reference {
+  tagCategoryId: number
+}
+
+/** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
+export interface SmartFollowers extends Adjacency {
+  followerIdx: Int32Array
+  subscribedAtMs: Float64Array
+  /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
+  rowByFollowers: Int32Array
+  /** Same for subscribed_at desc. */
+  rowBySubscribed: Int32Array
+}
+
+/** categorized_followers_count.parquet grouped by target, rows in list order. */
+export interface CategorizedCounts extends Adjacency {
+  /** -1 for the `All` entry (id null), 0 for `NoCategory`; names come from the category table. */
+  categoryId: Int32Array
+  cnt: Float64Array
+}
+
+/** followers_count_history.parquet grouped by account, newest day first. */
+export interface FollowersCountHistory extends Adjacency {
+  day: Int32Array
+  followersCount: Float64Array
+}
+
+/** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
+export interface FriendshipFollowed extends Adjacency {
+  followerIdx: Int32Array
+  /** 1 = Followed, 0 = Unfollowed */
+  followed: Uint8Array
+  day: Int32Array
+}
+
+/** friendship_following.parquet grouped by source, in file order (action, followed id as string, event_date desc). */
+export interface FriendshipFollowing extends Adjacency {
+  followedIdx: Int32Array
+  /** 1 = Following, 0 = Unfollowing */
+  following: Uint8Array
+  day: Int32Array
+  /** main score, or graph score when the main one is 0 */
+  platformScore: Float64Array
+}
+
+export interface TopAlphaFollower {
+  name: string
+  username: string
+  image: string
+  score: number
+  verified: boolean
+}
+
+export interface SmartFollowsItem {
+  platform_id: string
+  username: string
+  name: string
+  description: string
+  profile_url: string
+  profile_image: string
+  blue_verified: boolean
+  platform_score: number
+  platform_score_diff: number
+  current_followers: number
+  followers_diff: number
+  total_alpha_followers: number
+  new_alpha_followers: number
+  new_alpha_followers_diff: number
+  top_alpha_followers: TopAlphaFollower[]
+}
+
+/** One ranked list of smart_follows.parquet: items in rank order plus the two other orders as positions. */
+export interface SmartFollowsList {
+  byRank: SmartFollowsItem[]
+  byScore: SmartFollowsItem[]
+  byFollowers: SmartFollowsItem[]
+}
+
+/** tweets.parquet: row = tweet_idx (created_at desc, tweet_id desc). */
+export interface Tweets {
+  count: number
+  tweetId: BigUint64Array
+  authorId: BigUint64Array
+  /** -1 when the author is in neither table */
+  authorIdx: Int32Array
+  createdAtMs: Float64Array
+  /** UTF-8 texts back to back: text of row i is bytes textOffsets[i] .. textOffsets[i + 1]. */
+  textBytes: Buffer
+  textOffsets: Float64Array
+  /** 1 when the text is NULL */
+  textIsNull: Uint8Array
+  favorites: Float64Array
+  retweets: Float64Array
+  replies: Float64Array
+  views: Float64Array
+}
+
+/** mentions.parquet grouped by mentioned account, newest first. */
+export interface Mentions extends Adjacency {
+  tweetIdx: Int32Array
+  epochSeconds: Float64Array
+}
+
+export interface Snapshot {
+  id: string
+  /** build_date, YYYY-MM-DD */
+  date: string
+  dir: string
+  loadedAt: Date
+  loadMs: number
+  accounts: Accounts
+  /** platform_id (canonical decimal string) → account_idx */
+  byPlatformId: Map<string, number>
+  /** lower-case current username → account_idx */
+  byUsername: Map<string, number>
+  /** lower-case slug → account_idx */
+  bySlug: Map<string, number>
+  /** lower-case previous username → account_idx (the most recent owner of that handle) */
+  byPreviousUsername: Map<string, number>
+  categories: Reference[]
+  categoryById: Map<number, Reference>
+  tagCategories: Reference[]
+  tags: Tag[]
+  tagById: Map<number, Tag>
+  accountCategories: AccountLabels
+  accountTags: AccountLabels
+  smartFollowers: SmartFollowers
+  categorizedCounts: CategorizedCounts
+  followersCountHistory: FollowersCountHistory
+  friendshipFollowed: FriendshipFollowed
+  friendshipFollowing: FriendshipFollowing
+  /** key `${days}:${bucket}` (days 1|7|30, bucket all|vc|inf|angels) */
+  smartFollows: Map<string, SmartFollowsList>
+  tweets: Tweets
+  mentions: Mentions
+}
