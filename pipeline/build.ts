@@ -1,0 +1,149 @@
+/**
+ * The nightly build: raw Parquet → audited, atomically published snapshot (docs/snapshot.md).
+ *
+ * Order: validate raw → (backfill: score each earlier date, write its history) → staging → score → intermediate
+ * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → swap current
+ * → keep the last N.
+ *
+ * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { log, progress } from './log.ts'
+import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
+import { AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
+import { validateRaw } from './validate-raw.ts'
+import { runScore, SCORE_PARAMS } from './score.ts'
+import { addDays, loadScoreHistory, writeScoreHistory } from './history.ts'
+import { pruneSnapshots, swapCurrent, writeMarts, type Manifest } from './publish.ts'
+
+export interface BuildOptions {
+  rawDir: string
+  snapshotsDir: string
+  /** build date YYYY-MM-DD: the snapshot describes the state at the end of this UTC day */
+  date: string
+  /** published snapshots to keep (default 7) */
+  keep?: number
+  /** also score the N previous dates from the raw scans as of each date (score history for a fresh install) */
+  backfillDays?: number
+}
+
+export interface BuildResult {
+  snapshotId: string
+  dir: string
+  manifest: Manifest
+}
+
+/** Raised when an audit returns rows: names the audit and carries a sample of the offending rows. */
+export class AuditError extends Error {
+  constructor(
+    readonly audit: string,
+    readonly sample: Record<string, unknown>[],
+  ) {
+    super(`audit ${audit} failed: ${JSON.stringify(sample)}`)
+    this.name = 'AuditError'
+  }
+}
+
+const STEPS = STAGING.length + SCORE_INPUTS.length + 2 + INTERMEDIATE.length + MARTS.length + AUDITS.length
+
+function stepRunner(conn: DuckDBConnection, bar?: ReturnType<typeof progress>) {
+  return async (layer: string, model: string) => {
+    const started = Date.now()
+    try {
+      await runSqlFile(conn, `${layer}/${model}.sql`)
+    } catch (error) {
+      throw new Error(`model ${layer}/${model} failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const rows = Number(await queryValue(conn, `select count(*) from ${model}`))
+    log.info('build.step', { step: model, layer, rows, ms: Date.now() - started })
+    bar?.tick()
+  }
+}
+
+async function runAudits(conn: DuckDBConnection, bar: ReturnType<typeof progress>): Promise<void> {
+  for (const audit of AUDITS) {
+    const started = Date.now()
+    const sql = fs.readFileSync(path.join(SQL_DIR, 'audits', `${audit}.sql`), 'utf8')
+    const sample = await queryRows(conn, `select * from (${sql.trim().replace(/;$/, '')}) limit 5`)
+    if (sample.length > 0) {
+      log.error('build.audit_failed', { audit, sample })
+      throw new AuditError(audit, sample)
+    }
+    log.info('build.audit', { audit, ms: Date.now() - started })
+    bar.tick()
+  }
+}
+
+function newSnapshotId(date: string, builtAt: Date): string {
+  const time = builtAt.toISOString().slice(11, 19).replaceAll(':', '')
+  return `${date}_${time}-${crypto.randomBytes(3).toString('hex')}`
+}
+
+async function backfill(conn: DuckDBConnection, opts: BuildOptions): Promise<void> {
+  const days = opts.backfillDays ?? 0
+  const runStep = stepRunner(conn)
+  for (let back = days; back >= 1; back--) {
+    const date = addDays(opts.date, -back)
+    const started = Date.now()
+    await setVariables(conn, { build_date: { date } })
+    await runScore(conn, runStep)
+    await writeScoreHistory(conn, opts.snapshotsDir, date)
+    log.info('build.backfill', { date, ms: Date.now() - started })
+  }
+}
+
+export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
+  const started = new Date()
+  const snapshotId = newSnapshotId(opts.date, started)
+  const rawDir = path.resolve(opts.rawDir)
+  const snapshotsDir = path.resolve(opts.snapshotsDir)
+  log.info('build.start', { snapshot_id: snapshotId, raw: rawDir, snapshots: snapshotsDir, date: opts.date })
+  fs.mkdirSync(snapshotsDir, { recursive: true })
+  const db = await openPipelineDb()
+  const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
+  try {
+    const { conn } = db
+    const rawFiles = await validateRaw(conn, rawDir)
+    log.info('build.raw_valid', { files: rawFiles.length, rows: rawFiles.reduce((n, f) => n + f.rows, 0) })
+    await setVariables(conn, { raw_dir: rawDir, build_date: { date: opts.date } })
+
+    const bar = progress('build', STEPS)
+    const runStep = stepRunner(conn, bar)
+    for (const model of STAGING) await runStep('staging', model)
+    await backfill(conn, opts)
+    await setVariables(conn, { build_date: { date: opts.date } })
+    await loadScoreHistory(conn, snapshotsDir, opts.date)
+    await runScore(conn, runStep)
+    bar.tick()
+    for (const model of INTERMEDIATE) await runStep('intermediate', model)
+    for (const model of MARTS) await runStep('marts', model)
+    await runAudits(conn, bar)
+    await writeScoreHistory(conn, snapshotsDir, opts.date)
+
+    fs.mkdirSync(tempDir)
+    const files = await writeMarts(conn, tempDir)
+    const manifest: Manifest = {
+      snapshot_id: snapshotId,
+      build_date: opts.date,
+      built_at: started.toISOString(),
+      raw_source: rawDir,
+      raw_files: rawFiles,
+      files,
+      score_params: SCORE_PARAMS,
+    }
+    fs.writeFileSync(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+    const dir = path.join(snapshotsDir, snapshotId)
+    fs.renameSync(tempDir, dir)
+    swapCurrent(snapshotsDir, snapshotId)
+    const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
+    bar.done({ snapshot_id: snapshotId })
+    log.info('build.published', { snapshot_id: snapshotId, dir, removed, ms: Date.now() - started.getTime() })
+    return { snapshotId, dir, manifest }
+  } finally {
+    fs.rmSync(tempDir, { recursive: true, force: true })
+    db.close()
+  }
+}

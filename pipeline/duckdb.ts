@@ -1,0 +1,79 @@
+/**
+ * DuckDB for the pipeline: one in-memory database per build, sized for a shared 2-core / 24 GiB box, spilling to a
+ * temporary directory, and small helpers to run the `.sql` model files with named variables.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+
+export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sql')
+
+export interface PipelineDb {
+  conn: DuckDBConnection
+  close(): void
+}
+
+/**
+ * Open a fresh in-memory database. `PIPELINE_MEMORY_LIMIT` (default 6GB) and `PIPELINE_THREADS` (default: all
+ * cores) tune it; spills go to a private temporary directory that is removed on close.
+ * @example const db = await openPipelineDb(); await db.conn.run('select 1'); db.close()
+ */
+export async function openPipelineDb(): Promise<PipelineDb> {
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-duckdb-'))
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: process.env.PIPELINE_MEMORY_LIMIT ?? '6GB',
+    threads: process.env.PIPELINE_THREADS ?? String(os.availableParallelism()),
+    temp_directory: tempDir,
+    preserve_insertion_order: 'true',
+  })
+  const conn = await instance.connect()
+  await conn.run(`set TimeZone = 'UTC'`)
+  return {
+    conn,
+    close() {
+      conn.closeSync()
+      instance.closeSync()
+      fs.rmSync(tempDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A SQL string literal (single quotes doubled). */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`
+}
+
+/** Values the `.sql` files read with `getvariable(name)`. */
+export type SqlVariable = string | number | string[] | number[] | { date: string }
+
+function sqlLiteral(value: SqlVariable): string {
+  if (typeof value === 'number') return String(value)
+  if (typeof value === 'string') return sqlString(value)
+  if (Array.isArray(value)) return `[${(value as (string | number)[]).map((v) => sqlLiteral(v)).join(', ')}]`
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value.date)) throw new Error(`invalid date ${value.date}`)
+  return `DATE '${value.date}'`
+}
+
+/** Set DuckDB variables for the model files. */
+export async function setVariables(conn: DuckDBConnection, vars: Record<string, SqlVariable>): Promise<void> {
+  for (const [name, value] of Object.entries(vars)) await conn.run(`set variable ${name} = ${sqlLiteral(value)}`)
+}
+
+/** Run one model file, e.g. `runSqlFile(conn, 'marts/accounts.sql')`. */
+export async function runSqlFile(conn: DuckDBConnection, file: string): Promise<void> {
+  await conn.run(fs.readFileSync(path.join(SQL_DIR, file), 'utf8'))
+}
+
+/** Rows of a query as JSON-safe objects (bigints and big ids as decimal strings). */
+export async function queryRows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  const reader = await conn.runAndReadAll(sql)
+  return reader.getRowObjectsJson() as Record<string, unknown>[]
+}
+
+/** The single value of a one-row, one-column query, as a JSON-safe value. */
+export async function queryValue(conn: DuckDBConnection, sql: string): Promise<unknown> {
+  const reader = await conn.runAndReadAll(sql)
+  return reader.getRowsJson()[0]?.[0]
+}

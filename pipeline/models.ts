@@ -1,0 +1,30 @@
+/**
+ * The pipeline's models in the fixed order the runner executes them. A model is one `.sql` file under `sql/` that
+ * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS.
+ */
+export const STAGING = [
+  'stg_accounts', 'stg_previous_usernames', 'stg_friends', 'stg_categories', 'stg_tag_categories', 'stg_tags',
+  'stg_account_categories', 'stg_account_tags', 'stg_follow_scans', 'stg_follower_counts', 'stg_tweets',
+  'stg_score_history',
+]
+
+/** Models the score needs, up to the seed vector; the runner then repeats int_score_iteration and ends with int_scores. */
+export const SCORE_INPUTS = ['int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_seeds']
+export const SCORE_ITERATION = 'int_score_iteration'
+export const SCORES = 'int_scores'
+
+/** The remaining intermediate models, after the score. */
+export const INTERMEDIATE = [
+  'int_follow_islands', 'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series',
+  'int_bucket_members', 'int_window_gains', 'int_tweets',
+]
+
+/** One model per snapshot file (`<name>.parquet`), in dependency order. */
+export const MARTS = [
+  'accounts', 'previous_usernames', 'categories', 'tag_categories', 'tags', 'account_categories', 'account_tags',
+  'smart_followers', 'categorized_followers_count', 'followers_count_history', 'followers_diff',
+  'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
+]
+
+/** Zero-row checks run before anything is published. */
+export const AUDITS = ['not_null_ids', 'unique_keys', 'scores_in_range', 'edge_ends_exist', 'list_caps', 'sort_orders']

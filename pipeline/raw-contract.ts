@@ -1,0 +1,65 @@
+/**
+ * The raw input contract of docs/raw-data.md as data: every required file, its columns with their DuckDB types,
+ * and its key. The ingest check (`validate-raw.ts`) compares each file against this table before any model runs.
+ */
+export interface RawFile {
+  /** file name inside the raw folder */
+  file: string
+  /** column name → DuckDB type exactly as `DESCRIBE` prints it; extra columns in a file are ignored */
+  columns: Record<string, string>
+  /** columns that identify a row: never null, never repeated */
+  key: string[]
+}
+
+export const RAW_FILES: RawFile[] = [
+  {
+    file: 'accounts.parquet',
+    key: ['account_id'],
+    columns: {
+      account_id: 'UBIGINT', username: 'VARCHAR', slug: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR',
+      profile_image: 'VARCHAR', blue_verified: 'BOOLEAN', is_active: 'BOOLEAN', is_suspended: 'BOOLEAN',
+      is_monitored: 'BOOLEAN', followers_count: 'BIGINT',
+    },
+  },
+  {
+    file: 'previous_usernames.parquet',
+    key: ['account_id', 'username'],
+    columns: { account_id: 'UBIGINT', username: 'VARCHAR', changed_at: 'DATE' },
+  },
+  {
+    file: 'friends.parquet',
+    key: ['account_id'],
+    columns: {
+      account_id: 'UBIGINT', username: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR', profile_image: 'VARCHAR',
+      followers_count: 'BIGINT', graph_score: 'DOUBLE',
+    },
+  },
+  { file: 'categories.parquet', key: ['category_id'], columns: { category_id: 'INTEGER', name: 'VARCHAR' } },
+  { file: 'tag_categories.parquet', key: ['tag_category_id'], columns: { tag_category_id: 'INTEGER', name: 'VARCHAR' } },
+  { file: 'tags.parquet', key: ['tag_id'], columns: { tag_id: 'INTEGER', name: 'VARCHAR', tag_category_id: 'INTEGER' } },
+  {
+    file: 'account_categories.parquet',
+    key: ['account_id', 'category_id'],
+    columns: { account_id: 'UBIGINT', category_id: 'INTEGER' },
+  },
+  { file: 'account_tags.parquet', key: ['account_id', 'tag_id'], columns: { account_id: 'UBIGINT', tag_id: 'INTEGER' } },
+  {
+    file: 'follow_scans.parquet',
+    key: ['account_id', 'scan_date'],
+    columns: { scan_date: 'DATE', scanned_at: 'TIMESTAMP', account_id: 'UBIGINT', following_ids: 'UBIGINT[]' },
+  },
+  {
+    file: 'follower_counts.parquet',
+    key: ['account_id', 'scan_date'],
+    columns: { scan_date: 'DATE', account_id: 'UBIGINT', followers_count: 'BIGINT' },
+  },
+  {
+    file: 'tweets.parquet',
+    key: ['tweet_id'],
+    columns: {
+      tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'VARCHAR', text: 'VARCHAR',
+      urls: 'STRUCT(short_url VARCHAR, display_url VARCHAR)[]', favorites: 'BIGINT', retweets: 'BIGINT',
+      replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
+    },
+  },
+]

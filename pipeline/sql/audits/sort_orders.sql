@@ -1,0 +1,51 @@
+-- Every mart is stored in the order docs/snapshot.md promises (rowid = storage order), and the row-number columns
+-- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be.
+select 'accounts' as mart, rowid as row from (
+  select rowid, account_idx, row_number() over (order by platform_id) - 1 as expected from accounts)
+where rowid <> expected or account_idx <> expected
+union all
+select 'smart_followers', rowid from (
+  select rowid, row_number() over (order by target_idx, follower_score desc, follower_id) - 1 as expected,
+    pos_by_followers, pos_by_subscribed,
+    row_number() over (partition by target_idx order by follower_followers_count desc, follower_id) - 1 as by_followers,
+    row_number() over (partition by target_idx order by subscribed_at desc, follower_id) - 1 as by_subscribed
+  from smart_followers)
+where rowid <> expected or pos_by_followers <> by_followers or pos_by_subscribed <> by_subscribed
+union all
+select 'categorized_followers_count', rowid from (
+  select rowid, ordinal, row_number() over (order by target_idx, ordinal) - 1 as expected,
+    row_number() over (partition by target_idx order by ordinal) - 1 as expected_ordinal
+  from categorized_followers_count)
+where rowid <> expected or ordinal <> expected_ordinal
+union all
+select 'followers_count_history', rowid from (
+  select rowid, row_number() over (order by account_idx, date desc) - 1 as expected from followers_count_history)
+where rowid <> expected
+union all
+select 'friendship_followed', rowid from (
+  select rowid, row_number() over (order by target_idx, event_date desc, follower_id, action) - 1 as expected
+  from friendship_followed)
+where rowid <> expected
+union all
+select 'friendship_following', rowid from (
+  select rowid,
+    row_number() over (order by source_idx, action, followed_id::varchar, event_date desc) - 1 as expected
+  from friendship_following)
+where rowid <> expected
+union all
+select 'smart_follows', rowid from (
+  select rowid, rank_alpha, pos_by_score, pos_by_followers,
+    row_number() over (order by days, bucket, rank_alpha) - 1 as expected,
+    row_number() over (partition by days, bucket order by rank_alpha) as expected_rank,
+    row_number() over (partition by days, bucket order by platform_score desc, platform_id) - 1 as by_score,
+    row_number() over (partition by days, bucket order by current_followers desc, platform_id) - 1 as by_followers
+  from smart_follows)
+where rowid <> expected or rank_alpha <> expected_rank or pos_by_score <> by_score or pos_by_followers <> by_followers
+union all
+select 'tweets', rowid from (
+  select rowid, tweet_idx, row_number() over (order by created_at desc, tweet_id desc) - 1 as expected from tweets)
+where rowid <> expected or tweet_idx <> expected
+union all
+select 'mentions', rowid from (
+  select rowid, row_number() over (order by target_idx, created_at desc, tweet_idx) - 1 as expected from mentions)
+where rowid <> expected;

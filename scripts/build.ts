@@ -1,0 +1,49 @@
+/**
+ * Nightly build CLI: `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N]`.
+ * Defaults: raw `raw`, snapshots `snapshots` (or SNAPSHOT_KEEP for --keep), date = today (UTC).
+ * Exits 1 with the file, row and reason when the raw input is rejected, or the audit and sample rows when an audit
+ * fails; `snapshots/current` is then untouched.
+ */
+import { parseArgs } from 'node:util'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { log } from '../pipeline/log.ts'
+
+const { values } = parseArgs({
+  options: {
+    raw: { type: 'string', default: 'raw' },
+    snapshots: { type: 'string', default: 'snapshots' },
+    date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
+    keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
+    backfill: { type: 'string', default: '0' },
+  },
+})
+
+function positiveInt(name: string, text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${name} must be a non-negative integer, got ${text}`)
+    process.exit(2)
+  }
+  return n
+}
+
+if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date) || Number.isNaN(Date.parse(`${values.date}T00:00:00Z`))) {
+  console.error(`--date must be YYYY-MM-DD, got ${values.date}`)
+  process.exit(2)
+}
+
+try {
+  const result = await buildSnapshot({
+    rawDir: values.raw,
+    snapshotsDir: values.snapshots,
+    date: values.date,
+    keep: positiveInt('keep', values.keep),
+    backfillDays: positiveInt('backfill', values.backfill),
+  })
+  console.log(`published ${result.snapshotId} → ${result.dir}`)
+} catch (error) {
+  const fields = error instanceof Error ? { ...error, message: error.message, name: error.name } : { error }
+  log.error('build.failed', fields)
+  console.error(error instanceof Error ? error.message : String(error))
+  process.exit(1)
+}
