@@ -14,7 +14,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { log, progress } from './log.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
 import { AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
-import { validateRaw } from './validate-raw.ts'
+import { validateRaw, type RawFileInfo } from './validate-raw.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import { addDays, loadScoreHistory, writeScoreHistory } from './history.ts'
 import { pruneSnapshots, swapCurrent, writeMarts, type Manifest } from './publish.ts'
@@ -63,7 +63,8 @@ function stepRunner(conn: DuckDBConnection, bar?: ReturnType<typeof progress>) {
   }
 }
 
-async function runAudits(conn: DuckDBConnection, bar: ReturnType<typeof progress>): Promise<void> {
+/** Run every audit; the first one that returns rows aborts with an AuditError. */
+export async function runAudits(conn: DuckDBConnection, bar?: ReturnType<typeof progress>): Promise<void> {
   for (const audit of AUDITS) {
     const started = Date.now()
     const sql = fs.readFileSync(path.join(SQL_DIR, 'audits', `${audit}.sql`), 'utf8')
@@ -73,7 +74,7 @@ async function runAudits(conn: DuckDBConnection, bar: ReturnType<typeof progress
       throw new AuditError(audit, sample)
     }
     log.info('build.audit', { audit, ms: Date.now() - started })
-    bar.tick()
+    bar?.tick()
   }
 }
 
@@ -95,31 +96,43 @@ async function backfill(conn: DuckDBConnection, opts: BuildOptions): Promise<voi
   }
 }
 
+/**
+ * Validate the raw folder and run every model (staging → score → intermediate → marts) in `conn`, with the backfill
+ * first when asked. Returns the raw files' row counts and checksums for the manifest.
+ */
+export async function runModels(
+  conn: DuckDBConnection,
+  opts: BuildOptions,
+  bar?: ReturnType<typeof progress>,
+): Promise<RawFileInfo[]> {
+  const rawDir = path.resolve(opts.rawDir)
+  const rawFiles = await validateRaw(conn, rawDir)
+  log.info('build.raw_valid', { files: rawFiles.length, rows: rawFiles.reduce((n, f) => n + f.rows, 0) })
+  await setVariables(conn, { raw_dir: rawDir, build_date: { date: opts.date } })
+  const runStep = stepRunner(conn, bar)
+  for (const model of STAGING) await runStep('staging', model)
+  await backfill(conn, opts)
+  await setVariables(conn, { build_date: { date: opts.date } })
+  await loadScoreHistory(conn, path.resolve(opts.snapshotsDir), opts.date)
+  await runScore(conn, runStep)
+  bar?.tick()
+  for (const model of INTERMEDIATE) await runStep('intermediate', model)
+  for (const model of MARTS) await runStep('marts', model)
+  return rawFiles
+}
+
 export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   const started = new Date()
   const snapshotId = newSnapshotId(opts.date, started)
-  const rawDir = path.resolve(opts.rawDir)
   const snapshotsDir = path.resolve(opts.snapshotsDir)
-  log.info('build.start', { snapshot_id: snapshotId, raw: rawDir, snapshots: snapshotsDir, date: opts.date })
+  log.info('build.start', { snapshot_id: snapshotId, raw: path.resolve(opts.rawDir), snapshots: snapshotsDir, date: opts.date })
   fs.mkdirSync(snapshotsDir, { recursive: true })
   const db = await openPipelineDb()
   const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
   try {
     const { conn } = db
-    const rawFiles = await validateRaw(conn, rawDir)
-    log.info('build.raw_valid', { files: rawFiles.length, rows: rawFiles.reduce((n, f) => n + f.rows, 0) })
-    await setVariables(conn, { raw_dir: rawDir, build_date: { date: opts.date } })
-
     const bar = progress('build', STEPS)
-    const runStep = stepRunner(conn, bar)
-    for (const model of STAGING) await runStep('staging', model)
-    await backfill(conn, opts)
-    await setVariables(conn, { build_date: { date: opts.date } })
-    await loadScoreHistory(conn, snapshotsDir, opts.date)
-    await runScore(conn, runStep)
-    bar.tick()
-    for (const model of INTERMEDIATE) await runStep('intermediate', model)
-    for (const model of MARTS) await runStep('marts', model)
+    const rawFiles = await runModels(conn, opts, bar)
     await runAudits(conn, bar)
     await writeScoreHistory(conn, snapshotsDir, opts.date)
 
@@ -129,7 +142,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       snapshot_id: snapshotId,
       build_date: opts.date,
       built_at: started.toISOString(),
-      raw_source: rawDir,
+      raw_source: path.resolve(opts.rawDir),
       raw_files: rawFiles,
       files,
       score_params: SCORE_PARAMS,

@@ -54,6 +54,7 @@ export function baseRaw(): RawRows {
     'friends.parquet': [
       [id(13), 'Friendy', 'Friend Only', null, null, 77, 420.5],
       [id(4), 'proj_friend', 'Proj friend', null, null, 901, 300],
+      [id(14), 'lonely_friend', 'Lonely friend', null, null, 9, 55.5],
     ],
     'categories.parquet': [
       [1, 'Venture Capitals'], [2, 'Founders'], [3, 'Projects'], [4, 'Exchanges'],
@@ -72,7 +73,7 @@ export function baseRaw(): RawRows {
       scan(4, '2026-11-12', [1]),
       scan(5, '2026-11-10', [4, 6]), scan(5, '2026-11-15', [4]), scan(5, '2026-11-19', [4, 6]),
       scan(6, '2026-11-10', [5]), scan(6, '2026-11-22', [5, 7]),
-      scan(8, '2026-11-10', [7]), scan(8, '2026-11-21', [7, 4]),
+      scan(8, '2026-11-10', [7]), scan(8, '2026-11-21', [7, 4, 14]),
       scan(9, '2026-11-10', [7]),
       scan(10, '2026-11-10', [11]),
       scan(11, '2026-11-10', [10]),
