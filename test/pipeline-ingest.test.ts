@@ -1,0 +1,165 @@
+/**
+ * Raw ingest and audits: bad raw files and broken marts fail the build with the file, row and reason (or the audit
+ * and sample rows), the CLI exits non-zero, and `snapshots/current` keeps pointing at the last good snapshot.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { AuditError, buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
+import { openPipelineDb, sqlString } from '../pipeline/duckdb.ts'
+import { RawInputError } from '../pipeline/validate-raw.ts'
+import { BUILD_DATE, baseRaw, id, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+
+const snapshotsDir = tempDir('ingest-snapshots')
+const good = (async () => {
+  const raw = await writeRaw(tempDir('ingest-raw'), baseRaw())
+  return buildSnapshot({ rawDir: raw, snapshotsDir, date: BUILD_DATE })
+})()
+
+async function rawWith(change: (rows: RawRows) => void): Promise<string> {
+  const rows = baseRaw()
+  change(rows)
+  return writeRaw(tempDir('ingest-bad'), rows)
+}
+
+/** Rewrite one raw file with a DuckDB query over it (`t` = the file). */
+async function rewrite(dir: string, file: string, select: string): Promise<void> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  const target = path.join(dir, file)
+  await conn.run(`create table t as select * from read_parquet(${sqlString(target)});
+    copy (${select}) to ${sqlString(target)} (format parquet)`)
+  conn.closeSync()
+  instance.closeSync()
+}
+
+async function expectRejected(rawDir: string, expected: { file: string; row?: number; reason: RegExp }) {
+  const { snapshotId } = await good
+  try {
+    await buildSnapshot({ rawDir, snapshotsDir, date: BUILD_DATE })
+    assert.unreachable('build should fail')
+  } catch (error) {
+    if (!(error instanceof RawInputError)) throw error
+    assert.is(error.file, expected.file)
+    assert.is(error.row, expected.row)
+    assert.match(error.reason, expected.reason)
+  }
+  assert.is(fs.readlinkSync(path.join(snapshotsDir, 'current')), snapshotId)
+  assert.equal(fs.readdirSync(snapshotsDir).filter((n) => n.startsWith('.tmp-')), [])
+}
+
+const Raw = suite('raw ingest')
+
+Raw('raw ingest :: a missing file fails with its name, current untouched', async () => {
+  const dir = await rawWith(() => {})
+  fs.rmSync(path.join(dir, 'tweets.parquet'))
+  await expectRejected(dir, { file: 'tweets.parquet', reason: /missing file/ })
+})
+
+Raw('raw ingest :: a wrong column type fails with the column and both types', async () => {
+  const dir = await rawWith(() => {})
+  await rewrite(dir, 'accounts.parquet', 'select * replace (cast(followers_count as varchar) as followers_count) from t')
+  await expectRejected(dir, { file: 'accounts.parquet', reason: /column followers_count has type VARCHAR, expected BIGINT/ })
+})
+
+Raw('raw ingest :: a missing column fails', async () => {
+  const dir = await rawWith(() => {})
+  await rewrite(dir, 'friends.parquet', 'select * exclude (graph_score) from t')
+  await expectRejected(dir, { file: 'friends.parquet', reason: /missing column graph_score/ })
+})
+
+Raw('raw ingest :: a truncated Parquet file fails as unreadable', async () => {
+  const dir = await rawWith(() => {})
+  const file = path.join(dir, 'follow_scans.parquet')
+  const bytes = fs.readFileSync(file)
+  fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)))
+  await expectRejected(dir, { file: 'follow_scans.parquet', reason: /unreadable or truncated Parquet/ })
+})
+
+Raw('raw ingest :: a duplicated key fails with the first duplicate and its 1-based row', async () => {
+  const dir = await rawWith((rows) => {
+    const scans = rows['follow_scans.parquet']
+    scans.push([...scans[6]]) // account 3's 11-22 scan again, as row 20
+  })
+  await expectRejected(dir, { file: 'follow_scans.parquet', row: 20, reason: new RegExp(`duplicated key \\(account_id=${id(3)}, scan_date=2026-11-22\\)`) })
+})
+
+Raw('raw ingest :: a null key fails with its row', async () => {
+  const dir = await rawWith((rows) => {
+    rows['categories.parquet'][2][0] = null
+  })
+  await expectRejected(dir, { file: 'categories.parquet', row: 3, reason: /null key/ })
+})
+
+Raw('raw ingest :: the CLI exits non-zero and prints file, row and reason', async () => {
+  await good
+  const dir = await rawWith((rows) => {
+    rows['tags.parquet'].push([10, 'DeFi again', 1])
+  })
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/build.ts', '--raw', dir, '--snapshots', snapshotsDir, '--date', BUILD_DATE],
+    { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'error' } },
+  )
+  assert.is(cli.status, 1)
+  assert.match(cli.stderr, 'raw input rejected: tags.parquet row 4: duplicated key (tag_id=10)')
+})
+
+const Audits = suite('audits')
+
+Audits('audits :: an unknown followed id fails edge_ends_exist, current untouched', async () => {
+  const { snapshotId } = await good
+  const dir = await rawWith((rows) => {
+    rows['follow_scans.parquet'].push(['2026-11-11', '2026-11-11 07:00:00', id(10), [id(11), id(77)]])
+  })
+  try {
+    await buildSnapshot({ rawDir: dir, snapshotsDir, date: BUILD_DATE })
+    assert.unreachable('build should fail')
+  } catch (error) {
+    if (!(error instanceof AuditError)) throw error
+    assert.is(error.audit, 'edge_ends_exist')
+    assert.equal(error.sample[0], { edge: 'following_now', source: id(10), target: id(77), problem: 'unknown followed id' })
+  }
+  assert.is(fs.readlinkSync(path.join(snapshotsDir, 'current')), snapshotId)
+})
+
+/** Each audit fires on a mart broken after the models ran (the same database the build would publish). */
+const broken: [string, string][] = [
+  ['not_null_ids', `update tweets set author_id = null where tweet_idx = 0`],
+  ['unique_keys', `insert into smart_followers select * from smart_followers limit 1`],
+  ['scores_in_range', `update accounts set platform_score = 1000.5 where account_idx = 0`],
+  ['list_caps', `update smart_follows set top_alpha_followers = list_concat(top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers) where rank_alpha = 1`],
+  ['sort_orders', `update friendship_followed set event_date = event_date - 100 where rowid = 0`],
+  ['sort_orders', `update smart_followers set pos_by_followers = pos_by_followers + 1 where rowid = 0`],
+]
+
+Audits('audits :: each audit fails on the breakage it guards against, and passes on the clean models', async () => {
+  const raw = await writeRaw(tempDir('audit-raw'), baseRaw())
+  const db = await openPipelineDb()
+  try {
+    await runModels(db.conn, { rawDir: raw, snapshotsDir: tempDir('audit-snapshots'), date: BUILD_DATE })
+    await runAudits(db.conn)
+    await db.conn.run('checkpoint')
+    for (const [audit, breakage] of broken) {
+      await db.conn.run('begin transaction')
+      await db.conn.run(breakage)
+      try {
+        await runAudits(db.conn)
+        assert.unreachable(`${audit} should fail after: ${breakage}`)
+      } catch (error) {
+        if (!(error instanceof AuditError)) throw error
+        assert.is(error.audit, audit, breakage)
+        assert.ok(error.sample.length > 0)
+      }
+      await db.conn.run('rollback')
+    }
+  } finally {
+    db.close()
+  }
+})
+
+Raw.run()
+Audits.run()

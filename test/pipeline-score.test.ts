@@ -1,0 +1,101 @@
+/**
+ * The platform score (docs/score.md): an independent re-computation of the TrustRank on the fixture, and the
+ * properties the score promises — followers outside the smart set add nothing, a follow-for-follow ring does not rise
+ * above the median, one follow from a top account lifts a small account, and the result does not depend on threads.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import path from 'node:path'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { SCORE_PARAMS } from '../pipeline/score.ts'
+import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+
+async function scores(rows: RawRows, env: Record<string, string> = {}) {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
+  Object.assign(process.env, env)
+  try {
+    const raw = await writeRaw(tempDir('score-raw'), rows)
+    const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('score-snapshots'), date: BUILD_DATE })
+    const accounts = await readParquet(path.join(dir, 'accounts.parquet'))
+    return { dir, accounts, score: (k: number) => accounts[idx(k)].platform_score as number, rank: (k: number) => accounts[idx(k)].rank as number }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]
+    else process.env[k] = v
+  }
+}
+
+const base = scores(baseRaw())
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+const Score = suite('score')
+
+Score('score :: equals an independent floating-point TrustRank over the smart follow graph', async () => {
+  const { dir, accounts } = await base
+  const edges = await readParquet(path.join(dir, 'smart_followers.parquet'), 'select follower_idx as f, target_idx as t from t')
+  const categories = await readParquet(path.join(dir, 'account_categories.parquet'))
+  const n = accounts.length
+  const seeds = new Set(
+    categories
+      .filter((c) => SCORE_PARAMS.seed_categories.includes(c.category_id as number) && accounts[c.account_idx as number].is_smart)
+      .map((c) => c.account_idx as number),
+  )
+  const seed = accounts.map((_, i) => (seeds.has(i) ? 1 / seeds.size : 0))
+  const outdegree = new Array(n).fill(0)
+  for (const e of edges) outdegree[e.f as number]++
+  let trust = [...seed]
+  for (let i = 0; i < SCORE_PARAMS.iterations; i++) {
+    const next = seed.map((s) => (1 - SCORE_PARAMS.alpha) * s)
+    for (const e of edges) next[e.t as number] += (SCORE_PARAMS.alpha * trust[e.f as number]) / outdegree[e.f as number]
+    trust = next
+  }
+  const max = Math.max(...trust)
+  const expected = trust.map((t) => Math.round((1000 * Math.log(1 + t * n)) / Math.log(1 + max * n) * 100) / 100)
+  accounts.forEach((a, i) => assert.ok(Math.abs((a.platform_score as number) - expected[i]) <= 0.011, `${a.username}: ${a.platform_score} vs ${expected[i]}`))
+  assert.is(Math.max(...accounts.map((a) => a.platform_score as number)), 1000)
+})
+
+Score('score :: suspended and inactive followers add nothing', async () => {
+  const { accounts } = await base
+  const rows = baseRaw()
+  rows['follow_scans.parquet'] = rows['follow_scans.parquet'].filter((s) => s[2] !== id(8) && s[2] !== id(9))
+  const without = await scores(rows)
+  assert.equal(without.accounts.map((a) => a.platform_score), accounts.map((a) => a.platform_score))
+})
+
+Score('score :: a follow-for-follow ring without reputable inbound follows stays at or below the median', async () => {
+  const { accounts, score } = await base
+  const tracked = accounts.filter((a) => a.is_tracked).map((a) => a.platform_score as number)
+  assert.ok(score(10) <= median(tracked) && score(11) <= median(tracked))
+  // a bigger ring: 10, 11 and 14 (now monitored) all follow each other
+  const rows = baseRaw()
+  const ring = [10, 11, 14]
+  for (const a of rows['accounts.parquet']) if (a[0] === id(14)) a[9] = true
+  rows['follow_scans.parquet'] = rows['follow_scans.parquet'].filter((s) => s[2] !== id(10) && s[2] !== id(11))
+  for (const k of ring) rows['follow_scans.parquet'].push(['2026-11-20', '2026-11-20 08:00:00', id(k), ring.filter((o) => o !== k).map(id)])
+  const big = await scores(rows)
+  const bigTracked = big.accounts.filter((a) => a.is_tracked).map((a) => a.platform_score as number)
+  for (const k of ring) assert.ok(big.score(k) <= median(bigTracked), `ring member ${k}`)
+})
+
+Score('score :: one follow from a top account lifts a small account', async () => {
+  const { score, rank } = await base
+  assert.is(score(14), 0)
+  const rows = baseRaw()
+  const latest = rows['follow_scans.parquet'].find((s) => s[2] === id(1) && s[0] === '2026-11-21')!
+  latest[3] = [...(latest[3] as string[]), id(14)]
+  const lifted = await scores(rows)
+  assert.ok(lifted.score(14) > 0)
+  assert.ok(lifted.rank(14) < rank(14))
+})
+
+Score('score :: the same with one thread or two (integer trust sums)', async () => {
+  const { accounts } = await base
+  const single = await scores(baseRaw(), { PIPELINE_THREADS: '1' })
+  assert.equal(single.accounts.map((a) => [a.platform_score, a.rank]), accounts.map((a) => [a.platform_score, a.rank]))
+})
+
+Score.run()
