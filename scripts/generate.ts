@@ -1,0 +1,35 @@
+/**
+ * npm run generate -- --scale tiny|demo|large --seed 42 [--out raw] [--end-date YYYY-MM-DD]
+ * Writes the raw folder of docs/raw-data.md (default `raw/`, end date = today's UTC date) and prints row counts.
+ */
+import { parseArgs } from 'node:util'
+import { generateRaw } from './generate/index.ts'
+import { SCALES, type ScaleName } from './generate/scales.ts'
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: 'demo' },
+    seed: { type: 'string', default: '42' },
+    out: { type: 'string', default: 'raw' },
+    'end-date': { type: 'string', default: new Date().toISOString().slice(0, 10) },
+  },
+})
+
+if (!(values.scale! in SCALES)) {
+  console.error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+  process.exit(2)
+}
+if (!/^\d+$/.test(values.seed!)) {
+  console.error('--seed must be a non-negative integer')
+  process.exit(2)
+}
+
+const started = Date.now()
+const { outDir, counts } = await generateRaw({
+  scale: values.scale as ScaleName,
+  seed: Number(values.seed),
+  outDir: values.out!,
+  endDate: values['end-date']!,
+})
+console.log(`generated ${values.scale} (seed ${values.seed}, end date ${values['end-date']}) into ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+for (const [file, rows] of Object.entries(counts)) console.log(`  ${`${file}.parquet`.padEnd(28)} ${rows.toLocaleString('en-US').padStart(12)} rows`)
