@@ -4,6 +4,7 @@
  *
  * @example const server = await startServer(serverConfigFromEnv()); server.url // 'http://127.0.0.1:3000/'
  */
+import type { Server } from 'node:http'
 import { toNodeHandler } from 'h3'
 import { listen } from 'listhen'
 import { log } from '../pipeline/log.ts'
@@ -16,6 +17,8 @@ export interface RunningServer {
   /** Base URL with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
   url: string
   snapshots: CurrentSnapshot
+  /** The underlying Node server (tests unref it so it never keeps the process alive). */
+  server: Server
   close(): Promise<void>
 }
 
@@ -41,6 +44,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
   return {
     url: listener.url,
     snapshots,
+    server: listener.server as Server,
     async close() {
       stopWatching()
       await listener.close()

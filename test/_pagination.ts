@@ -1,0 +1,69 @@
+/**
+ * The spec's shared pagination rules, checked for one operation through HTTP: every size-table row (default, cap,
+ * non-numeric, below 1), page fallbacks, page past the end, `pages` ≥ 1 and `size` = items returned.
+ * Call with parameters that yield at least a few items so the size rules are visible.
+ *
+ * @example paginationCases(GetFollowers, 'get_followers', () => ({ username }), { default: 10, max: 25 }, 'top_followers')
+ */
+import type { Test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { setup } from './_setup.ts'
+
+export function paginationCases(
+  test: Test,
+  operation: string,
+  params: () => Promise<Record<string, string | number>> | Record<string, string | number>,
+  sizes: { default: number; max: number },
+  key: string,
+): void {
+  const page = async (extra: Record<string, string | number>) => {
+    const { get } = await setup()
+    const res = await get(operation, { ...(await params()), ...extra })
+    assert.is(res.body.success, true, JSON.stringify(res.body))
+    return res.body
+  }
+  const expectShape = (body: any, total: number, pageSize: number, pageNo = 1) => {
+    assert.is(body.total, total)
+    assert.is(body.page, pageNo)
+    assert.is(body.pages, Math.max(1, Math.ceil(total / pageSize)))
+    const items = Math.max(0, Math.min(pageSize, total - (pageNo - 1) * pageSize))
+    assert.is(body[key].length, items)
+    assert.is(body.size, items)
+  }
+
+  test(`pagination :: default size is ${sizes.default}`, async () => {
+    const body = await page({})
+    assert.ok(body.total > 1, 'the parameters must yield several items')
+    expectShape(body, body.total, sizes.default)
+  })
+  test(`pagination :: size above ${sizes.max} is capped`, async () => {
+    const body = await page({ size: sizes.max + 1000 })
+    expectShape(body, body.total, sizes.max)
+  })
+  test('pagination :: non-numeric size falls back to the default', async () => {
+    for (const size of ['abc', '2.5', '']) expectShape(await page({ size }), (await page({})).total, sizes.default)
+  })
+  test('pagination :: size below 1 becomes 1', async () => {
+    for (const size of [0, -5]) expectShape(await page({ size }), (await page({})).total, 1)
+  })
+  test('pagination :: size within range is honoured and pages follow it', async () => {
+    const body = await page({ size: 2 })
+    expectShape(body, body.total, 2)
+    const second = await page({ size: 2, page: 2 })
+    expectShape(second, body.total, 2, 2)
+    assert.not.equal(second[key][0], body[key][0])
+  })
+  test('pagination :: non-numeric, 0 or negative page is page 1', async () => {
+    const first = await page({ size: 1 })
+    for (const p of ['abc', 0, -3]) assert.equal(await page({ size: 1, page: p }), first)
+  })
+  test('pagination :: a page past the end is empty with the same total and pages', async () => {
+    const first = await page({ size: 1 })
+    const past = await page({ size: 1, page: first.pages + 1 })
+    assert.is(past.total, first.total)
+    assert.is(past.pages, first.pages)
+    assert.is(past.page, first.pages + 1)
+    assert.equal(past[key], [])
+    assert.is(past.size, 0)
+  })
+}

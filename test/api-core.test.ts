@@ -1,0 +1,206 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createApp } from '../server/app.ts'
+import { defineOperation, rateLimitBucket } from '../server/operation.ts'
+import { operations } from '../server/routes/index.ts'
+import { request, setup } from './_setup.ts'
+
+const OpenApi = suite('openapi')
+
+OpenApi('document :: OpenAPI 3.1, version 1.0.0, the spec’s groups as tags', async () => {
+  const { get } = await setup()
+  const { body, headers } = await get('/openapi.json', {}, { key: null })
+  assert.is(body.openapi, '3.1.0')
+  assert.is(body.info.version, '1.0.0')
+  assert.equal(
+    body.tags.map((t: { name: string }) => t.name),
+    ['Scores', 'Accounts', 'Followers', 'Mentions', 'Lists', 'History', 'Reference'],
+  )
+  assert.match(headers.get('content-type') ?? '', 'application/json')
+})
+
+OpenApi('document :: the three ways to send a key are security schemes', async () => {
+  const { body } = await (await setup()).get('/openapi.json', {}, { key: null })
+  const schemes = body.components.securitySchemes
+  assert.equal(schemes.ApiKeyHeader, { ...schemes.ApiKeyHeader, type: 'apiKey', in: 'header', name: 'X-API-Key' })
+  assert.equal(schemes.BearerAuth, { ...schemes.BearerAuth, type: 'http', scheme: 'bearer' })
+  assert.equal(schemes.ApiKeyQuery, { ...schemes.ApiKeyQuery, type: 'apiKey', in: 'query', name: 'api_key' })
+  assert.equal(body.security, [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }])
+})
+
+OpenApi('document :: every registered operation has a GET path with the error body and page defaults', async () => {
+  const { body } = await (await setup()).get('/openapi.json', {}, { key: null })
+  for (const operation of operations) {
+    const op = body.paths[`/api/v1/${operation.name}`]?.get
+    assert.ok(op, operation.name)
+    assert.ok(op.tags.length > 0)
+    assert.equal(op.responses['200'].content['application/json'].schema.anyOf[1], { $ref: '#/components/schemas/ErrorBody' })
+    for (const status of ['400', '401', '403', '404', '405', '429', '500']) assert.ok(op.responses[status], `${operation.name} ${status}`)
+    const size = op.parameters.find((p: { name: string }) => p.name === 'size')
+    if (size) assert.ok(size.schema.default >= 1 && size.schema.maximum >= size.schema.default)
+  }
+})
+
+const Health = suite('healthz')
+
+Health('healthz :: reports the snapshot being served and its load time', async () => {
+  const env = await setup()
+  const manifest = JSON.parse(fs.readFileSync(path.join(env.snapshotDir, 'manifest.json'), 'utf8'))
+  const { body } = await env.get('/healthz', {}, { key: null })
+  assert.is(body.ready, true)
+  assert.is(body.snapshot_id, manifest.snapshot_id)
+  assert.is(body.snapshot_date, env.today)
+  assert.type(body.load_ms, 'number')
+})
+
+const Pipeline = suite('request pipeline')
+
+Pipeline('headers :: every API response names the snapshot and carries the admission headers', async () => {
+  const env = await setup()
+  const res = await env.get('get_categories')
+  const manifest = JSON.parse(fs.readFileSync(path.join(env.snapshotDir, 'manifest.json'), 'utf8'))
+  assert.is(res.headers.get('x-snapshot-id'), manifest.snapshot_id)
+  assert.is(res.headers.get('x-snapshot-date'), env.today)
+  assert.ok(res.headers.get('x-request-id'))
+  assert.match(res.headers.get('ratelimit-policy') ?? '', '"api-get-categories"')
+})
+
+Pipeline('buckets :: one rate-limit bucket per operation, named api-<operation>', () => {
+  assert.is(rateLimitBucket('get_alpha'), 'api-get-alpha')
+  assert.is(rateLimitBucket('get_smart_follows'), 'api-get-smart-follows')
+  assert.is(rateLimitBucket('friendshipHistory/followed'), 'api-friendship-history-followed')
+})
+
+Pipeline('auth :: the key works as X-API-Key, Bearer and api_key query parameter', async () => {
+  const env = await setup()
+  for (const via of ['header', 'bearer', 'query'] as const) {
+    const res = await env.get('get_categories', {}, { via })
+    assert.is(res.body.success, true, via)
+  }
+})
+
+Pipeline('auth :: missing and invalid keys are errors with HTTP 200 in compatibility mode', async () => {
+  const env = await setup()
+  const missing = await env.get('get_categories', {}, { key: null })
+  assert.is(missing.status, 200)
+  assert.is(missing.body.success, false)
+  assert.is(missing.body.error.code, 'api_key_missing')
+  const invalid = await env.get('get_categories', {}, { key: 'ask_not_a_real_key_000000' })
+  assert.is(invalid.body.error.code, 'api_key_invalid')
+  assert.is(invalid.body.message, invalid.body.error.message)
+  assert.match(invalid.body.error.docs_url, /^https?:\/\/.+#api_key_invalid$/)
+})
+
+Pipeline('methods :: non-GET is method_not_allowed (HTTP 200, no Allow header, in compatibility mode)', async () => {
+  const env = await setup()
+  for (const method of ['POST', 'PUT', 'DELETE']) {
+    const res = await env.get('get_followers', {}, { method })
+    assert.is(res.status, 200)
+    assert.is(res.body.error.code, 'method_not_allowed')
+    assert.is(res.headers.get('allow'), null)
+  }
+})
+
+Pipeline('real statuses :: API_REAL_STATUS=1 maps codes to 405 with Allow: GET, 401, 404, 400, 500', async () => {
+  const env = await setup()
+  const real = await env.startAnother({ realStatus: true })
+  try {
+    const post = await request(real.url, env.key, 'get_categories', {}, { method: 'POST' })
+    assert.is(post.status, 405)
+    assert.is(post.headers.get('allow'), 'GET')
+    assert.is((await request(real.url, env.key, 'get_categories', {}, { key: null })).status, 401)
+    assert.is((await request(real.url, env.key, 'get_followers', { username: 'no_such_account_zz' })).status, 404)
+    assert.is((await request(real.url, env.key, 'get_followers', {})).status, 400)
+    const quirk = await request(real.url, env.key, 'get_followers', { username: 'no_such_account_zz', tag_id: 'x' })
+    assert.ok([404, 500].includes(quirk.status))
+    assert.is((await request(real.url, env.key, 'get_categories')).status, 200)
+  } finally {
+    await real.close()
+  }
+})
+
+Pipeline('cache :: an identical query is served from the cache, whatever the credential', async () => {
+  const env = await setup()
+  const params = { size: 3, page: 2 }
+  const first = await env.get('get_categories', params)
+  const second = await env.get('get_categories', params, { via: 'query' })
+  assert.ok(['MISS', 'HIT'].includes(first.headers.get('x-cache') ?? ''))
+  assert.is(second.headers.get('x-cache'), 'HIT')
+  assert.equal(second.body, first.body)
+})
+
+Pipeline('cache :: limits is never cached and counts every call', async () => {
+  const env = await setup()
+  const first = await env.get('limits')
+  const second = await env.get('limits')
+  assert.is(second.headers.get('x-cache'), null)
+  assert.is(second.body.rates[0].used, first.body.rates[0].used + 1)
+})
+
+Pipeline('errors :: an unexpected exception is server_error "Unexpected error…" without internals', async () => {
+  const env = await setup()
+  const failing = defineOperation({
+    name: 'failing',
+    groups: ['Reference'],
+    summary: 'throws',
+    parameters: [],
+    response: {},
+    cache: 'never',
+    handle() {
+      throw new TypeError('secret internal detail')
+    },
+  })
+  const app = createApp({ ...env.config, snapshots: env.server.snapshots, operations: [failing] })
+  const res = await app.request('/api/v1/failing')
+  const body = (await res.json()) as { message: string; error: { code: string } }
+  assert.is(res.status, 200)
+  assert.is(body.error.code, 'server_error')
+  assert.match(body.message, /^Unexpected error/)
+  assert.not.match(JSON.stringify(body), 'secret internal detail')
+  assert.match(body.message, res.headers.get('x-request-id')!)
+})
+
+const Reload = suite('snapshot reload')
+
+Reload('reload :: a new current snapshot is switched in; a broken one is logged and the old one keeps serving', async () => {
+  const env = await setup()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-reload-'))
+  const copy = (id: string) => {
+    const target = path.join(dir, id)
+    fs.cpSync(env.snapshotDir, target, { recursive: true })
+    const manifestPath = path.join(target, 'manifest.json')
+    fs.writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifestPath, 'utf8')), snapshot_id: id }))
+    return target
+  }
+  const point = (target: string) => {
+    fs.symlinkSync(target, path.join(dir, 'current.tmp'))
+    fs.renameSync(path.join(dir, 'current.tmp'), path.join(dir, 'current'))
+  }
+  point(copy(`${env.today}_first`))
+  const server = await env.startAnother({ snapshotsDir: dir })
+  try {
+    const health = async () => (await request(server.url, env.key, '/healthz')).body.snapshot_id
+    assert.is(await health(), `${env.today}_first`)
+    point(copy(`${env.today}_second`))
+    assert.is(await server.snapshots.refresh(), true)
+    assert.is(await health(), `${env.today}_second`)
+    const res = await request(server.url, env.key, 'get_categories')
+    assert.is(res.headers.get('x-snapshot-id'), `${env.today}_second`)
+    const broken = copy(`${env.today}_broken`)
+    fs.rmSync(path.join(broken, 'accounts.parquet'))
+    point(broken)
+    assert.is(await server.snapshots.refresh(), false)
+    assert.is(await health(), `${env.today}_second`)
+    assert.is((await request(server.url, env.key, 'get_categories')).body.success, true)
+  } finally {
+    await server.close()
+  }
+})
+
+OpenApi.run()
+Health.run()
+Pipeline.run()
+Reload.run()
