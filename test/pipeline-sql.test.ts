@@ -1,0 +1,56 @@
+/**
+ * Analyst access: every example query of docs/snapshot.md runs over a fixture snapshot and returns rows, and
+ * `npm run sql` prints a table with one view per snapshot file.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { MARTS } from '../pipeline/models.ts'
+import { openSnapshotSql } from '../pipeline/snapshot-sql.ts'
+import { BUILD_DATE, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
+
+const snapshotsDir = tempDir('sql-snapshots')
+const built = (async () => {
+  const raw = await writeRaw(tempDir('sql-raw'), baseRaw())
+  return buildSnapshot({ rawDir: raw, snapshotsDir, date: BUILD_DATE, backfillDays: 7 })
+})()
+
+const doc = fs.readFileSync(new URL('../docs/snapshot.md', import.meta.url), 'utf8')
+const examples = [...doc.slice(doc.indexOf('## Example queries')).matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1].trim())
+
+const Sql = suite('sql')
+
+Sql('sql :: the snapshot doc documents example queries', () => {
+  assert.ok(examples.length >= 8, `found ${examples.length}`)
+})
+
+for (const [i, query] of examples.entries()) {
+  Sql(`sql :: documented query ${i + 1} runs and returns rows (${query.split('\n')[0].slice(0, 50)})`, async () => {
+    await built
+    const snapshot = await openSnapshotSql(snapshotsDir)
+    try {
+      const result = await snapshot.query(query)
+      assert.ok(result.rows.length > 0, query)
+    } finally {
+      snapshot.close()
+    }
+  })
+}
+
+Sql('sql :: npm run sql prints a table over one view per snapshot file', async () => {
+  await built
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/sql.ts', '--snapshots', snapshotsDir, "select view_name from duckdb_views() where not internal order by 1"],
+    { encoding: 'utf8' },
+  )
+  assert.is(cli.status, 0, cli.stderr)
+  const lines = cli.stdout.trim().split('\n')
+  assert.is(lines[0].trim(), 'view_name')
+  assert.equal(lines.slice(2, -1).map((l) => l.trim()), [...MARTS].sort())
+  assert.is(lines.at(-1), `(${MARTS.length} rows)`)
+})
+
+Sql.run()
