@@ -36,13 +36,14 @@ select
   t.r,
   case when t.r >= getvariable('n_known') then 'unknown' when f.r is not null then 'friend' else 'account' end as kind,
   coalesce(s.role, case when top.r is not null then 'top' end) as role,
-  t.r - s.first_r as role_index,
+  coalesce(t.r - s.first_r, top.idx) as role_index,
   coalesce(s.monitored, m.r is not null) as is_monitored
 from range(getvariable('n_ids')) t(r)
 left join friend_only f on f.r = t.r
 left join generic_monitored m on m.r = t.r
 left join special_layout s on t.r >= s.first_r and t.r < s.first_r + s.n
-left join (select r from generic_monitored order by r limit getvariable('n_top')) top on top.r = t.r;
+left join (select r, row_number() over (order by r) - 1 as idx from generic_monitored qualify idx < getvariable('n_top')) top
+  on top.r = t.r;
 
 create table entity as
 select
