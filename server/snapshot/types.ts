@@ -29,6 +29,13 @@ export interface Accounts {
   graphScore: Float64Array
   followersCount: Float64Array
   smartFollowersCount: Int32Array
+  /** 1 = highest score among tracked accounts; 0 for friend-only records (rank NULL). */
+  rank: Int32Array
+}
+
+/** previous_usernames.parquet grouped by account: old handles, oldest change first. */
+export interface PreviousUsernames extends Adjacency {
+  username: string[]
 }
 
 /** Tags and categories of each account: sorted ids, `offsets` by account_idx. */
@@ -160,6 +167,7 @@ export interface Snapshot {
   bySlug: Map<string, number>
   /** lower-case previous username → account_idx (the most recent owner of that handle) */
   byPreviousUsername: Map<string, number>
+  previousUsernames: PreviousUsernames
   categories: Reference[]
   categoryById: Map<number, Reference>
   tagCategories: Reference[]
