@@ -17,6 +17,7 @@ import type {
   FriendshipFollowed,
   FriendshipFollowing,
   Mentions,
+  PreviousUsernames,
   Reference,
   SmartFollowers,
   SmartFollowsItem,
@@ -55,6 +56,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       loadMs: 0,
       accounts,
       ...(await usernameLookups(conn, file('previous_usernames.parquet'), accounts)),
+      previousUsernames: await loadPreviousUsernames(conn, n, file('previous_usernames.parquet')),
       categories,
       categoryById: new Map(categories.map((c) => [c.id, c])),
       tagCategories,
@@ -103,6 +105,7 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
     graphScore: new Float64Array(count),
     followersCount: new Float64Array(count),
     smartFollowersCount: new Int32Array(count),
+    rank: new Int32Array(count),
   }
   const flags = [a.blueVerified, a.isTracked, a.isMonitored, a.isSmart]
   await scan(
@@ -110,7 +113,7 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
     `SELECT platform_id::VARCHAR, username, slug, name, coalesce(description, ''), profile_image,
             blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
             platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
-            smart_followers_count::INTEGER
+            smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER
      FROM ${source} ORDER BY account_idx`,
     (chunk, offset) => {
       const rows = chunk.rowCount
@@ -127,6 +130,7 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
       copyInto(a.graphScore, float64Items(chunk.getColumnVector(11)), rows, offset)
       copyInto(a.followersCount, float64Items(chunk.getColumnVector(12)), rows, offset)
       copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(13)), rows, offset)
+      copyInto(a.rank, int32Items(chunk.getColumnVector(14)), rows, offset)
     },
   )
   return a
@@ -166,6 +170,18 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
     },
   )
   return { byPlatformId, byUsername, bySlug, byPreviousUsername }
+}
+
+/** Old handles per account in file order (changed_at, then username). */
+async function loadPreviousUsernames(conn: DuckDBConnection, owners: number, source: string): Promise<PreviousUsernames> {
+  const username: string[] = []
+  const offsets = new OffsetsBuilder(owners)
+  await scan(conn, `SELECT account_idx::INTEGER, username FROM ${source}`, (chunk) => {
+    offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+    const handle = chunk.getColumnVector(1)
+    for (let i = 0; i < chunk.rowCount; i++) username.push(handle.getItem(i) as string)
+  })
+  return { offsets: offsets.finish(), username }
 }
 
 async function loadReferences(conn: DuckDBConnection, sql: string): Promise<Reference[]> {
