@@ -126,6 +126,27 @@ export async function writeRaw(dir: string, rows: RawRows): Promise<string> {
   return dir
 }
 
+/** Rewrite one raw file of `dir` in place with a DuckDB query over it (`t` = the current file). */
+export async function rewriteRaw(dir: string, file: string, select: string): Promise<void> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  const target = path.join(dir, file)
+  try {
+    await conn.run(`create table t as select * from read_parquet(${sqlString(target)});
+      copy (${select}) to ${sqlString(target)} (format parquet)`)
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+/** A copy of a raw folder in a fresh temporary directory. */
+export function copyRaw(dir: string): string {
+  const copy = tempDir('raw-copy')
+  fs.cpSync(dir, copy, { recursive: true })
+  return copy
+}
+
 /** A fresh temporary directory. */
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))

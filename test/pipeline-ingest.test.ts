@@ -7,11 +7,10 @@ import * as assert from 'uvu/assert'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { AuditError, buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
-import { openPipelineDb, sqlString } from '../pipeline/duckdb.ts'
+import { openPipelineDb } from '../pipeline/duckdb.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
-import { BUILD_DATE, baseRaw, id, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 
 const snapshotsDir = tempDir('ingest-snapshots')
 const good = (async () => {
@@ -23,17 +22,6 @@ async function rawWith(change: (rows: RawRows) => void): Promise<string> {
   const rows = baseRaw()
   change(rows)
   return writeRaw(tempDir('ingest-bad'), rows)
-}
-
-/** Rewrite one raw file with a DuckDB query over it (`t` = the file). */
-async function rewrite(dir: string, file: string, select: string): Promise<void> {
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  const target = path.join(dir, file)
-  await conn.run(`create table t as select * from read_parquet(${sqlString(target)});
-    copy (${select}) to ${sqlString(target)} (format parquet)`)
-  conn.closeSync()
-  instance.closeSync()
 }
 
 async function expectRejected(rawDir: string, expected: { file: string; row?: number; reason: RegExp }) {
@@ -61,13 +49,13 @@ Raw('raw ingest :: a missing file fails with its name, current untouched', async
 
 Raw('raw ingest :: a wrong column type fails with the column and both types', async () => {
   const dir = await rawWith(() => {})
-  await rewrite(dir, 'accounts.parquet', 'select * replace (cast(followers_count as varchar) as followers_count) from t')
+  await rewriteRaw(dir, 'accounts.parquet', 'select * replace (cast(followers_count as varchar) as followers_count) from t')
   await expectRejected(dir, { file: 'accounts.parquet', reason: /column followers_count has type VARCHAR, expected BIGINT/ })
 })
 
 Raw('raw ingest :: a missing column fails', async () => {
   const dir = await rawWith(() => {})
-  await rewrite(dir, 'friends.parquet', 'select * exclude (graph_score) from t')
+  await rewriteRaw(dir, 'friends.parquet', 'select * exclude (graph_score) from t')
   await expectRejected(dir, { file: 'friends.parquet', reason: /missing column graph_score/ })
 })
 

@@ -8,7 +8,9 @@ import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
-import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import fs from 'node:fs'
+import { generateRaw } from '../scripts/generate/index.ts'
+import { BUILD_DATE, baseRaw, copyRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 
 async function scores(rows: RawRows, env: Record<string, string> = {}) {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
@@ -33,7 +35,7 @@ const median = (values: number[]) => {
 
 const Score = suite('score')
 
-Score('score :: equals an independent floating-point TrustRank over the smart follow graph', async () => {
+Score('score :: equals an independent floating-point TrustRank inflow over the smart follow graph', async () => {
   const { dir, accounts } = await base
   const edges = await readParquet(path.join(dir, 'smart_followers.parquet'), 'select follower_idx as f, target_idx as t from t')
   const categories = await readParquet(path.join(dir, 'account_categories.parquet'))
@@ -47,13 +49,14 @@ Score('score :: equals an independent floating-point TrustRank over the smart fo
   const outdegree = new Array(n).fill(0)
   for (const e of edges) outdegree[e.f as number]++
   let trust = [...seed]
+  let inflow: number[] = []
   for (let i = 0; i < SCORE_PARAMS.iterations; i++) {
-    const next = seed.map((s) => (1 - SCORE_PARAMS.alpha) * s)
-    for (const e of edges) next[e.t as number] += (SCORE_PARAMS.alpha * trust[e.f as number]) / outdegree[e.f as number]
-    trust = next
+    inflow = new Array(n).fill(0)
+    for (const e of edges) inflow[e.t as number] += (SCORE_PARAMS.alpha * trust[e.f as number]) / outdegree[e.f as number]
+    trust = seed.map((s, v) => (1 - SCORE_PARAMS.alpha) * s + inflow[v])
   }
-  const max = Math.max(...trust)
-  const expected = trust.map((t) => Math.round((1000 * Math.log(1 + t * n)) / Math.log(1 + max * n) * 100) / 100)
+  const max = Math.max(...inflow)
+  const expected = inflow.map((t) => Math.round((1000 * Math.log(1 + t * n)) / Math.log(1 + max * n) * 100) / 100)
   accounts.forEach((a, i) => assert.ok(Math.abs((a.platform_score as number) - expected[i]) <= 0.011, `${a.username}: ${a.platform_score} vs ${expected[i]}`))
   assert.is(Math.max(...accounts.map((a) => a.platform_score as number)), 1000)
 })
@@ -98,4 +101,78 @@ Score('score :: the same with one thread or two (integer trust sums)', async () 
   assert.equal(single.accounts.map((a) => [a.platform_score, a.rank]), accounts.map((a) => [a.platform_score, a.rank]))
 })
 
+/** Build a raw folder and return each account's score and rank by platform_id. */
+async function scoresOf(rawDir: string) {
+  const { dir } = await buildSnapshot({ rawDir, snapshotsDir: tempDir('generated-snapshots'), date: BUILD_DATE })
+  const accounts = await readParquet(path.join(dir, 'accounts.parquet'))
+  const byId = new Map(accounts.map((a) => [a.platform_id as string, a]))
+  const tracked = accounts.filter((a) => a.is_tracked).map((a) => a.platform_score as number)
+  return {
+    score: (platformId: string) => byId.get(platformId)!.platform_score as number,
+    rank: (platformId: string) => byId.get(platformId)!.rank as number,
+    all: accounts.map((a) => a.platform_score),
+    median: median(tracked),
+  }
+}
+
+interface Truth {
+  top_accounts: string[]
+  bot_farm_targets: string[]
+  bot_farm_members: string[]
+  ring_members: string[]
+  gems: string[]
+  lonely_small: string[]
+}
+
+const generated = (async () => {
+  const raw = tempDir('generated-raw')
+  await generateRaw({ scale: 'tiny', seed: 42, outDir: raw, endDate: BUILD_DATE })
+  const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
+  return { raw, truth, base: await scoresOf(raw) }
+})()
+
+const list = (ids: string[]) => ids.map((x) => `${x}::ubigint`).join(', ')
+
+const Generated = suite('score on generated data')
+
+Generated('generated :: bot farm followers add nothing (every score identical without their follow lists)', async () => {
+  const { raw, truth, base } = await generated
+  const withoutBots = copyRaw(raw)
+  await rewriteRaw(withoutBots, 'follow_scans.parquet', `select * from t where account_id not in (${list(truth.bot_farm_members)})`)
+  assert.equal((await scoresOf(withoutBots)).all, base.all)
+})
+
+Generated('generated :: a follow-for-follow ring without reputable members or inbound follows stays at or below the median', async () => {
+  const { raw, truth } = await generated
+  // the generator may give ring members a seed category (which makes them reputable); take that away
+  const ring = copyRaw(raw)
+  await rewriteRaw(ring, 'account_categories.parquet',
+    `select * from t where not (account_id in (${list(truth.ring_members)}) and category_id in (${SCORE_PARAMS.seed_categories.join(', ')}))`)
+  const scored = await scoresOf(ring)
+  for (const member of truth.ring_members) assert.ok(scored.score(member) <= scored.median, `ring member ${member}`)
+})
+
+Generated('generated :: one follow from a top account lifts a small account', async () => {
+  const { raw, truth, base } = await generated
+  const [top] = truth.top_accounts
+  const small = truth.lonely_small.reduce((a, b) => (base.score(a) <= base.score(b) ? a : b))
+  const lifted = copyRaw(raw)
+  await rewriteRaw(lifted, 'follow_scans.parquet', `
+    select * replace (
+      if(account_id = ${top}::ubigint and scan_date = (select max(scan_date) from t where account_id = ${top}::ubigint and scan_date <= DATE '${BUILD_DATE}'),
+         list_append(following_ids, ${small}::ubigint), following_ids) as following_ids)
+    from t`)
+  const after = await scoresOf(lifted)
+  assert.ok(after.score(small) > base.score(small), `${base.score(small)} → ${after.score(small)}`)
+  assert.ok(after.rank(small) < base.rank(small))
+})
+
+Generated('generated :: gems (small, followed by top accounts) outrank bot farm targets (big, followed by bots)', async () => {
+  const { truth, base } = await generated
+  const worstGem = Math.min(...truth.gems.map(base.score))
+  const bestTarget = Math.max(...truth.bot_farm_targets.map(base.score))
+  assert.ok(worstGem > bestTarget, `${worstGem} vs ${bestTarget}`)
+})
+
 Score.run()
+Generated.run()

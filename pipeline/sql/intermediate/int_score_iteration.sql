@@ -1,5 +1,6 @@
 -- One TrustRank iteration, run score_iterations times by the runner:
---   trust(v) ← (1-α)·seed(v) + Σ over smart edges u→v of α·trust(u)/outdegree(u)
+--   inflow(v) = Σ over smart edges u→v of α·trust(u)/outdegree(u)      (what v's smart audience passes to it)
+--   trust(v)  ← (1-α)·seed(v) + inflow(v)
 -- Shares are floored to integers, so the sums are exact whatever the thread count.
 create or replace table int_trust_next as
 with shares as (
@@ -8,16 +9,19 @@ with shares as (
   join int_score_outdegree d on d.source_id = t.platform_id
 ),
 inflow as (
-  select e.target_id as platform_id, sum(s.share) as trust
+  select e.target_id as platform_id, sum(s.share)::bigint as inflow
   from int_smart_edges e
   join shares s on s.source_id = e.source_id and s.share > 0
   group by e.target_id
 ),
 retained as (
-  select platform_id, floor(seed_trust * (1 - getvariable('score_alpha')))::bigint as trust from int_score_seeds
+  select platform_id, floor(seed_trust * (1 - getvariable('score_alpha')))::bigint as retained from int_score_seeds
 )
-select platform_id, sum(trust)::bigint as trust
-from (select * from inflow union all select * from retained)
-group by platform_id;
+select
+  coalesce(i.platform_id, r.platform_id) as platform_id,
+  coalesce(i.inflow, 0) as inflow,
+  coalesce(i.inflow, 0) + coalesce(r.retained, 0) as trust
+from inflow i
+full outer join retained r on r.platform_id = i.platform_id;
 drop table int_trust;
 alter table int_trust_next rename to int_trust;

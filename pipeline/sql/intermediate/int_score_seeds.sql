@@ -13,4 +13,4 @@ from seeds;
 create or replace table int_score_outdegree as
 select source_id, count(*) as outdegree from int_smart_edges group by source_id;
 create or replace table int_trust as
-select platform_id, seed_trust as trust from int_score_seeds;
+select platform_id, 0::bigint as inflow, seed_trust as trust from int_score_seeds;
