@@ -19,6 +19,9 @@ export const PAGE_SIZES = {
   get_followers: { default: 10, max: 25 },
   get_mentioners: { default: 10, max: 100 },
   get_mentions_feed: { default: 10, max: 25 },
+  // docs/extra-operations.md (issue 5)
+  get_tags_list: { default: 10, max: 100 },
+  get_tag_categories: { default: 10, max: 25 },
 } as const
 
 export type PageSizeRule = keyof typeof PAGE_SIZES
