@@ -40,7 +40,7 @@ export const SCALES: Record<ScaleName, Scale> = {
     bucketFollowers: 5,
   },
   large: {
-    accounts: 1_000_000, monitored: 200_000, friendOnly: 100_000, unknownIds: 30_000, outDegree: 170,
+    accounts: 1_000_000, monitored: 200_000, friendOnly: 100_000, unknownIds: 30_000, outDegree: 161,
     tweets: 5_000_000, topAccounts: 50, gems: 100, lonelySmall: 100, ringSize: 60, botFarms: 40, botsPerFarm: 100,
     friendOverlapZero: 100, bucketFollowers: 10,
   },

@@ -1,8 +1,8 @@
 -- Deterministic randomness and the id/handle functions every generator model shares.
 --
--- Every random value is hash(seed, a, b, salt) mapped to [0, 1): no RNG state, so a value depends only on what it
--- describes and the models can run in any order and in parallel. DuckDB's hash() is stable run to run and machine
--- to machine within one DuckDB version (pinned in package.json); upgrading DuckDB may change every generated value
+-- Every random value is a hash of (seed, a, b, salt) mapped to [0, 1): no RNG state, so a value depends only on what it
+-- describes and the models can run in any order and in parallel. DuckDB's hash() is stable from run to run and
+-- process to process within one DuckDB version (pinned in package.json); upgrading DuckDB may change every value
 -- (never the shape or the invariants), so determinism is "same seed + same end date + same DuckDB version".
 
 -- DuckDB combines the hashes of several arguments with a multiply-xor step, so hash(x, salt1) and hash(x, salt2)

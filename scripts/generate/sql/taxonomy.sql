@@ -1,6 +1,7 @@
 -- Categories (the spec's eight), tag categories, tags and their assignment to full accounts.
 -- Most accounts carry 0-2 categories (monitored ones more), top accounts are Venture Capitals or Exchanges,
--- bots and unknown-quality structure carry none. Tags follow a skewed popularity (low tag ids are common).
+-- bots carry none, ring members at most one of Projects / Media / Influencers. Tags follow a skewed popularity
+-- (low tag ids are common).
 
 create table categories as
 select * from (values
@@ -39,6 +40,8 @@ with counts as (
       when role = 'top' then 1 + (role_index % 3 = 0)::INTEGER
       when role in ('bot', 'overlap_zero') then 0
       when role in ('gem', 'bot_target') then 1
+      -- a ring is self-promotion, not curation: at most one category, never one a curator would trust
+      when role = 'ring' then (rnd(r, 0, 20) < 0.7)::INTEGER
       -- monitored: none 30%, one 50%, two 17%, three 3%; others: none 70%, one 25%, two 4.5%, three 0.5%
       when is_monitored then case when rnd(r, 0, 20) < 0.30 then 0 when rnd(r, 0, 20) < 0.80 then 1
                                   when rnd(r, 0, 20) < 0.97 then 2 else 3 end
@@ -52,6 +55,7 @@ select distinct r, account_id,
     when role = 'top' then [1, 4][1 + (r + k) % 2]
     when role = 'gem' then [2, 3, 8][1 + rnd_int(r, 0, 21, 3)]
     when role = 'bot_target' then [3, 7][1 + rnd_int(r, 0, 21, 2)]
+    when role = 'ring' then [3, 6, 7][1 + rnd_int(r, 0, 21, 3)]
     else weighted_category(rnd(r, k, 22))
   end::INTEGER as category_id
 from counts, range(3) t(k)
