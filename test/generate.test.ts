@@ -248,6 +248,11 @@ Generate('truth :: ring members all follow each other and nobody outside the rin
   assert.is(await count(conn, `select count(*) from last_edge where follower_id in ${ring} and followed_id in ${ring}`), n * (n - 1))
   assert.is(await count(conn, `select count(*) from last_edge where followed_id in ${ring} and follower_id not in ${ring}`), 0)
   assert.is(await count(conn, `select count(*) from accounts where account_id in ${ring} and is_monitored and is_active and not is_suspended`), n)
+  assert.is(
+    await count(conn, `select count(*) from account_categories where account_id in ${ring} and category_id not in (3, 6, 7)`),
+    0,
+    'ring members are never curated Venture Capitals, Founders, Exchanges, Auditors or Angels',
+  )
 })
 
 Generate('truth :: bot farm targets are followed mostly by bot-farm members, who nobody reputable follows', async ({ conn, truth }) => {
@@ -267,6 +272,7 @@ Generate('truth :: bot farm targets are followed mostly by bot-farm members, who
 
 Generate('truth :: gems are small and followed by top accounts; lonely small accounts by none', async ({ conn, truth }) => {
   const top = idList(truth.top_accounts)
+  assert.is(await count(conn, `select count(*) from accounts where account_id in ${idList(truth.gems)} and followers_count <= 3000`), truth.gems.length)
   for (const gem of truth.gems) {
     const fromTop = await count(conn, `select count(*) from last_edge where followed_id = ${gem}::UBIGINT and follower_id in ${top}`)
     assert.ok(fromTop >= 2 && fromTop <= 4, `gem ${gem} followed by ${fromTop} top accounts`)
@@ -347,6 +353,14 @@ Generate('tweets :: short links, partial url maps, unknown authors, self-mention
   const covered = await count(conn, `
     select count(*) from (select unnest(urls) as u, text from tweets) where not contains(text, u.short_url)`)
   assert.is(covered, 0, 'every url entry is a link of its text')
+})
+
+Generate('publish :: generating into an existing folder replaces it as a whole', async ({ dirs }) => {
+  fs.writeFileSync(path.join(dirs.again, 'stray.txt'), 'left from an older run')
+  await generateRaw({ scale: 'tiny', seed: 42, outDir: dirs.again, endDate: END_DATE })
+  assert.not.ok(fs.existsSync(path.join(dirs.again, 'stray.txt')))
+  assert.ok(fs.existsSync(path.join(dirs.again, 'follow_scans.parquet')))
+  assert.equal(fs.readdirSync(path.dirname(dirs.again)).sort(), ['again', 'main', 'other-seed'])
 })
 
 Generate.run()

@@ -94,7 +94,7 @@ function replaceDir(from: string, to: string): void {
 }
 
 /** Everything the SQL files read with getvariable(): sizes, rank ranges of the entity layout, id permutation. */
-export function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVariable> {
+function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVariable> {
   const special =
     scale.gems + scale.lonelySmall + scale.ringSize + scale.botFarms * (1 + scale.botsPerFarm) + scale.friendOverlapZero
   const known = scale.accounts + scale.friendOnly
