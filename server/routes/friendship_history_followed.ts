@@ -1,0 +1,73 @@
+/**
+ * GET /api/v1/friendshipHistory/followed — incoming follow log: smart accounts that followed or unfollowed the
+ * target, newest first (key `data`).
+ */
+import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
+import { defineOperation } from '../operation.ts'
+import { plainCategories, plainTags } from '../present.ts'
+import { resolveAccount } from '../rules/account.ts'
+import { formatDay } from '../rules/dates.ts'
+import { pagedBody, readPage } from '../rules/pagination.ts'
+import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
+
+export default defineOperation({
+  name: 'friendshipHistory/followed',
+  groups: ['History'],
+  summary:
+    'Incoming follow log: smart accounts (monitored, active, not suspended) that followed or unfollowed the target, newest first. A follower matching several filter ids appears once per matching id, and `total` counts those rows.',
+  parameters: friendshipParameters('follower'),
+  response: envelope(
+    'data',
+    object({
+      action: string({ enum: ['Followed', 'Unfollowed'] }),
+      platform_id: id(),
+      username: string(),
+      name: nullable(string()),
+      platform_score: score(),
+      followers_count: integer(),
+      description: string(),
+      profile_image: nullable(string()),
+      tags: array(plainReference()),
+      categories: array(plainReference()),
+      created_at: date(),
+    }),
+  ),
+  cache: 'default',
+  handle({ query, snapshot }) {
+    const target = resolveAccount(snapshot, query, 'precedence')
+    const { day, tagIds, categoryIds } = readFriendshipFilters(query)
+    const request = readPage(query, 'friendshipHistory')
+    const log = snapshot.friendshipFollowed
+    // the log is stored newest first; a follower matching several filter ids yields one row per matching id (a
+    // join with the label tables), so each event counts `copies` times in `total` and in the pages
+    const skip = (request.page - 1) * request.size
+    let total = 0
+    const rows: number[] = []
+    for (let r = log.offsets[target]; r < log.offsets[target + 1]; r++) {
+      if (day !== null && log.day[r] !== day) continue
+      const f = log.followerIdx[r]
+      let copies = 1
+      if (tagIds) copies *= countMatchingLabels(snapshot.accountTags, f, tagIds)
+      if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
+      for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
+    }
+    const a = snapshot.accounts
+    const items = rows.map((r) => {
+      const f = log.followerIdx[r]
+      return {
+        action: log.followed[r] ? 'Followed' : 'Unfollowed',
+        platform_id: a.platformId[f],
+        username: a.username[f],
+        name: a.name[f],
+        platform_score: a.platformScore[f],
+        followers_count: a.followersCount[f],
+        description: a.description[f],
+        profile_image: a.profileImage[f],
+        tags: plainTags(snapshot, f),
+        categories: plainCategories(snapshot, f),
+        created_at: formatDay(log.day[r]),
+      }
+    })
+    return pagedBody(request, total, 'data', items)
+  },
+})
