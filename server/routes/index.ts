@@ -5,11 +5,17 @@
 import type { Operation } from '../operation.ts'
 import bulkScoresCheck from './bulk_scores_check.ts'
 import followersCountHistory from './followers_count_history.ts'
+import friendshipHistoryFollowed from './friendship_history_followed.ts'
+import friendshipHistoryFollowing from './friendship_history_following.ts'
+import getAlpha from './get_alpha.ts'
 import getCategories from './get_categories.ts'
 import getCategorizedFollowersCount from './get_categorized_followers_count.ts'
 import getFollowers from './get_followers.ts'
 import getFollowersDiff from './get_followers_diff.ts'
 import getFollowersScoreSum from './get_followers_score_sum.ts'
+import getMentioners from './get_mentioners.ts'
+import getMentionsFeed from './get_mentions_feed.ts'
+import getSmartFollows from './get_smart_follows.ts'
 import limits from './limits.ts'
 
 export const operations: Operation[] = [
@@ -23,8 +29,14 @@ export const operations: Operation[] = [
   followersCountHistory,
   getFollowersDiff,
   // History
+  friendshipHistoryFollowed,
+  friendshipHistoryFollowing,
   // Lists
+  getSmartFollows,
+  getAlpha,
   // Mentions
+  getMentioners,
+  getMentionsFeed,
   // Reference
   getCategories,
   limits,
