@@ -1,0 +1,462 @@
+/**
+ * Access control from the server's side of the interface: authentication, monthly quota, per-bucket rates, headers,
+ * response cache and operator actions. One suite, run against the embedded store and against a real redis-server.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Redis from 'ioredis'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ApiError } from '../server/errors.ts'
+import {
+  AccessAdminError,
+  createServices,
+  parseRate,
+  QUOTA_WINDOW_MS,
+  readApiKey,
+  storageConfigFromEnv,
+} from '../server/access/index.ts'
+import type { AccessServices, Admission, Credentials, StorageConfig } from '../server/access/index.ts'
+import { startRedis, type RedisServer } from './_redis.ts'
+
+type Method = 'header' | 'bearer' | 'query'
+const METHODS: Method[] = ['header', 'bearer', 'query']
+
+function credentials(parts: Partial<Record<Method, string>>): Credentials {
+  const headers = new Headers()
+  if (parts.header !== undefined) headers.set('X-API-Key', parts.header)
+  if (parts.bearer !== undefined) headers.set('Authorization', `Bearer ${parts.bearer}`)
+  const query = new URLSearchParams(parts.query !== undefined ? { api_key: parts.query } : {})
+  return { headers, query }
+}
+
+/** 'ok' or the error code, so a test states outcomes the way a client sees them. */
+async function outcome(admission: Promise<Admission>): Promise<string> {
+  return admission.then(
+    () => 'ok',
+    (error) => {
+      if (!(error instanceof ApiError)) throw error
+      return error.code
+    },
+  )
+}
+
+async function refusal(admission: Promise<Admission>): Promise<ApiError> {
+  try {
+    await admission
+  } catch (error) {
+    if (error instanceof ApiError) return error
+    throw error
+  }
+  throw new assert.Assertion({ message: 'expected the call to be refused', operator: 'refusal', generated: false })
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `access-${label}-`))
+
+interface Store {
+  config(): StorageConfig
+  /** Everything the store holds, as text, to search for secrets. */
+  dump(): Promise<string>
+  stop(): Promise<void>
+}
+
+interface Context {
+  store: Store
+  services: AccessServices
+  /** Every raw key issued by the suite, checked against the store at the end. */
+  issued: string[]
+}
+
+/** A fresh account with one key per name; the keys are remembered for the final secrets check. */
+async function account(ctx: Context, plan: { monthlyQuota?: number; rate?: string } = {}, names = ['main']) {
+  const created = await ctx.services.admin.createAccount(plan)
+  const keys: string[] = []
+  for (const name of names) keys.push((await ctx.services.admin.createKey(created.userId, name)).key)
+  ctx.issued.push(...keys)
+  return { userId: created.userId, keys, key: keys[0] }
+}
+
+function storeSuite(name: string, openStore: () => Promise<Store>) {
+  const test = suite<Context>(`access [${name}]`)
+
+  test.before(async (ctx) => {
+    ctx.store = await openStore()
+    ctx.services = await createServices(ctx.store.config())
+    ctx.issued = []
+  })
+  test.after(async (ctx) => {
+    await ctx.services?.close()
+    await ctx.store?.stop()
+  })
+
+  test('keys :: a key is ask_ plus 256 random bits, returned once, stored only as its SHA-256 hash', async (ctx) => {
+    const { userId, keys } = await account(ctx, {}, ['one', 'two'])
+    for (const key of keys) assert.match(key, /^ask_[A-Za-z0-9_-]{43}$/)
+    assert.is.not(keys[0], keys[1])
+    const listed = await ctx.services.admin.listKeys(userId)
+    assert.equal(listed.map((key) => key.fingerprint), keys.map((key) => sha256(key).slice(0, 12)))
+    const stored = await ctx.store.dump()
+    assert.ok(stored.includes(sha256(keys[0])), 'the hash is what is stored')
+    for (const key of keys) assert.not.ok(stored.includes(key), 'the raw key is not stored')
+  })
+
+  test('auth :: X-API-Key, Bearer and api_key are equivalent', async (ctx) => {
+    const { userId, key } = await account(ctx)
+    for (const method of METHODS) {
+      const admission = await ctx.services.access.admit(credentials({ [method]: key }), 'api-get-alpha')
+      assert.is(admission.userId, userId, method)
+    }
+  })
+
+  test('auth :: X-API-Key wins over Bearer, Bearer over api_key; empty values do not count', async (ctx) => {
+    const { key } = await account(ctx)
+    const wrong = 'ask_' + 'x'.repeat(43)
+    const admit = (parts: Partial<Record<Method, string>>) => outcome(ctx.services.access.admit(credentials(parts), 'api-limits'))
+    assert.is(await admit({ header: key, bearer: wrong, query: wrong }), 'ok')
+    assert.is(await admit({ header: wrong, bearer: key, query: key }), 'api_key_invalid')
+    assert.is(await admit({ bearer: key, query: wrong }), 'ok')
+    assert.is(await admit({ bearer: wrong, query: key }), 'api_key_invalid')
+    assert.is(await admit({ header: '', bearer: key }), 'ok')
+    assert.is(await admit({ header: ' ', query: key }), 'ok')
+    const basic = { headers: new Headers({ Authorization: `Basic ${key}` }), query: new URLSearchParams() }
+    assert.is(await outcome(ctx.services.access.admit(basic, 'api-limits')), 'api_key_missing')
+    const lowercase = { headers: new Headers({ authorization: `bearer ${key}` }), query: new URLSearchParams() }
+    assert.is(await outcome(ctx.services.access.admit(lowercase, 'api-limits')), 'ok')
+  })
+
+  test('auth :: missing, invalid, revoked and deactivated keys through all three methods, counting nothing', async (ctx) => {
+    const { access, admin } = ctx.services
+    const revoked = await account(ctx, {}, ['old', 'new'])
+    await admin.revokeKey(revoked.userId, 'old')
+    const deactivated = await account(ctx)
+    await admin.setApiAccess(deactivated.userId, false)
+    const unknown = 'ask_' + 'A'.repeat(43)
+    assert.is(await outcome(access.admit(credentials({}), 'api-get-alpha')), 'api_key_missing')
+    for (const method of METHODS) {
+      const cases: [string, string][] = [
+        [unknown, 'api_key_invalid'],
+        ['not-a-key', 'api_key_invalid'],
+        [revoked.keys[0], 'api_key_revoked'],
+        [revoked.keys[1], 'ok'],
+        [deactivated.key, 'api_access_deactivated'],
+      ]
+      for (const [key, expected] of cases) {
+        const admission = access.admit(credentials({ [method]: key }), 'api-get-alpha')
+        if (expected === 'ok') {
+          assert.is(await outcome(admission), 'ok', method)
+          continue
+        }
+        const error = await refusal(admission)
+        assert.is(error.code, expected, `${method} ${expected}`)
+        assert.not.ok(error.message.includes(key), 'the message never repeats the key')
+        assert.equal(error.headers, {}, 'no account, no rate-limit headers')
+      }
+    }
+    assert.is((await admin.usage(revoked.userId)).quota.used, 3, 'only the three admitted calls count')
+    assert.is((await admin.usage(deactivated.userId)).quota.used, 0)
+    await admin.setApiAccess(deactivated.userId, true)
+    assert.is(await outcome(access.admit(credentials({ header: deactivated.key }), 'api-get-alpha')), 'ok')
+  })
+
+  test('quota :: every admitted call counts once, shared by all keys, and `used` includes this call', async (ctx) => {
+    const { userId, keys } = await account(ctx, { monthlyQuota: 50 }, ['a', 'b'])
+    const started = Date.now()
+    const buckets = ['api-get-alpha', 'api-limits', 'api-get-smart-follows', 'api-get-alpha', 'api-limits']
+    for (const [i, bucket] of buckets.entries()) {
+      const admission = await ctx.services.access.admit(credentials({ header: keys[i % 2] }), bucket)
+      assert.equal([admission.quota.total, admission.quota.used, admission.quota.remaining], [50, i + 1, 49 - i])
+      const resetIn = admission.quota.resetAt.getTime() - started
+      assert.ok(resetIn > QUOTA_WINDOW_MS - 60_000 && resetIn <= QUOTA_WINDOW_MS + 1000, 'a 30-day window')
+    }
+    const usage = await ctx.services.admin.usage(userId)
+    assert.equal([usage.quota.used, usage.quota.remaining], [5, 45])
+  })
+
+  test('quota :: quota 1 with 1,000 concurrent calls admits exactly one', async (ctx) => {
+    const { userId, key } = await account(ctx, { monthlyQuota: 1 })
+    const outcomes = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        outcome(ctx.services.access.admit(credentials({ [METHODS[i % 3]]: key }), 'api-get-alpha')),
+      ),
+    )
+    assert.is(outcomes.filter((o) => o === 'ok').length, 1)
+    assert.is(outcomes.filter((o) => o === 'quota_exceeded').length, 999)
+    assert.is((await ctx.services.admin.usage(userId)).quota.used, 1)
+  })
+
+  test('quota :: blocked once used >= total, with Retry-After; blocked calls do not count; a new plan applies', async (ctx) => {
+    const { userId, key } = await account(ctx, { monthlyQuota: 2 })
+    const admit = () => ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')
+    await admit()
+    await admit()
+    const error = await refusal(admit())
+    assert.is(error.code, 'quota_exceeded')
+    assert.ok(Number(error.headers['Retry-After']) > QUOTA_WINDOW_MS / 1000 - 60)
+    assert.match(error.headers.RateLimit, /^"monthly";r=0;t=\d+, "api-get-alpha";r=\d+;t=\d+$/)
+    assert.is(await outcome(admit()), 'quota_exceeded')
+    assert.is((await ctx.services.admin.usage(userId)).quota.used, 2)
+    await ctx.services.admin.setPlan(userId, { monthlyQuota: 3 })
+    assert.is((await admit()).quota.remaining, 0)
+    assert.is(await outcome(admit()), 'quota_exceeded')
+  })
+
+  test('rate :: over the total gives rate_limited + Retry-After, other buckets are unaffected, the window resets', async (ctx) => {
+    const { userId, key } = await account(ctx, { rate: '3/second' })
+    const admit = (bucket: string) => ctx.services.access.admit(credentials({ header: key }), bucket)
+    const first = await admit('api-get-alpha')
+    assert.equal(first.rate, { period: 'second', total: 3, remaining: 2, resetSeconds: 1 })
+    await admit('api-get-alpha')
+    await admit('api-get-alpha')
+    const error = await refusal(admit('api-get-alpha'))
+    assert.is(error.code, 'rate_limited')
+    assert.is(error.headers['Retry-After'], '1')
+    assert.match(error.headers.RateLimit, /"api-get-alpha";r=0;t=1$/)
+    assert.is((await admit('api-get-smart-follows')).rate.remaining, 2, 'a separate bucket')
+    assert.is((await ctx.services.admin.usage(userId)).quota.used, 4, 'the refused call did not count')
+    await sleep(1100)
+    assert.is((await admit('api-get-alpha')).rate.remaining, 2, 'a new window')
+  })
+
+  test('rate :: an unknown unit counts per minute', async (ctx) => {
+    const { key } = await account(ctx, { rate: '2/fortnight' })
+    const admission = await ctx.services.access.admit(credentials({ header: key }), 'api-limits')
+    assert.equal([admission.rate.period, admission.rate.total, admission.rate.remaining], ['minute', 2, 1])
+    assert.ok(admission.rate.resetSeconds > 58 && admission.rate.resetSeconds <= 60)
+  })
+
+  test('headers :: RateLimit-Policy and RateLimit describe the monthly quota and the bucket', async (ctx) => {
+    const { key } = await account(ctx, { monthlyQuota: 10, rate: '5/hour' })
+    const { headers } = await ctx.services.access.admit(credentials({ header: key }), 'api-friendship-history-followed')
+    assert.is(headers['RateLimit-Policy'], '"monthly";q=10;w=2592000, "api-friendship-history-followed";q=5;w=3600')
+    assert.match(headers.RateLimit, /^"monthly";r=9;t=259\d{4}, "api-friendship-history-followed";r=4;t=3600$/)
+  })
+
+  test('cache :: a body is served until its TTL ends; keys are taken verbatim', async (ctx) => {
+    const { cache } = ctx.services
+    const keys = ['get_followers?username=a&page=1#s1', 'get_followers?username=a&page=2#s1', 'get_followers/username=a&page=1#s1', 'get_followers:username=a&page=1#s1']
+    for (const [i, key] of keys.entries()) await cache.set(`${name}|${key}`, `{"body":${i}}`, i === 0 ? 1 : 60)
+    for (const [i, key] of keys.entries()) assert.is(await cache.get(`${name}|${key}`), `{"body":${i}}`)
+    assert.is(await cache.get(`${name}|get_followers?username=b#s1`), null)
+    await sleep(1100)
+    assert.is(await cache.get(`${name}|${keys[0]}`), null, 'expired')
+    assert.is(await cache.get(`${name}|${keys[1]}`), '{"body":1}')
+  })
+
+  test('admin :: unknown accounts and keys, duplicate names and bad plans give clear errors', async (ctx) => {
+    const { admin } = ctx.services
+    const { userId } = await account(ctx)
+    const rejects = async (action: Promise<unknown>, message: RegExp) => {
+      try {
+        await action
+      } catch (error) {
+        assert.instance(error, AccessAdminError)
+        assert.match((error as Error).message, message)
+        return
+      }
+      assert.unreachable('expected an AccessAdminError')
+    }
+    await rejects(admin.getAccount(987654), /Unknown account: user_id 987654/)
+    await rejects(admin.createKey(987654, 'x'), /Unknown account/)
+    await rejects(admin.usage(987654), /Unknown account/)
+    await rejects(admin.revokeKey(userId, 'nope'), /Unknown key: account \d+ has no key named "nope"/)
+    await rejects(admin.createKey(userId, 'main'), /already has a key named "main"/)
+    await rejects(admin.setPlan(userId, { rate: 'lots' }), /Invalid rate "lots"/)
+    await rejects(admin.setPlan(userId, { monthlyQuota: -1 }), /Invalid monthly quota/)
+    await rejects(admin.createAccount({ monthlyQuota: 1.5 }), /Invalid monthly quota/)
+  })
+
+  test('restart :: keys, plans and quota counts survive closing and reopening the store', async (ctx) => {
+    const { userId, key } = await account(ctx, { monthlyQuota: 7, rate: '100/hour' })
+    for (let i = 0; i < 4; i++) await ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')
+    await ctx.services.close()
+    ctx.services = await createServices(ctx.store.config())
+    const admission = await ctx.services.access.admit(credentials({ query: key }), 'api-get-alpha')
+    assert.equal([admission.quota.used, admission.quota.total, admission.rate.total], [5, 7, 100])
+    assert.is((await ctx.services.admin.getAccount(userId)).keys.length, 1)
+  })
+
+  test('secrets :: no raw key issued by this suite appears anywhere in the store', async (ctx) => {
+    const stored = await ctx.store.dump()
+    assert.ok(ctx.issued.length >= 10)
+    for (const key of ctx.issued) assert.not.ok(stored.includes(key))
+    assert.not.ok(/ask_[A-Za-z0-9_-]{20,}/.test(stored))
+  })
+
+  return test
+}
+
+function embeddedStore(dataDir = tempDir('embedded')): Store {
+  return {
+    config: () => ({ driver: 'embedded', dataDir }),
+    async dump() {
+      const files = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
+      return files
+        .map((file) => path.join(dataDir, file))
+        .filter((file) => fs.statSync(file).isFile())
+        .map((file) => `${file}\n${fs.readFileSync(file, 'utf8')}`)
+        .join('\n')
+    },
+    async stop() {},
+  }
+}
+
+async function redisStore(): Promise<Store & { url: string }> {
+  const redis: RedisServer = await startRedis()
+  return {
+    url: redis.url,
+    config: () => ({ driver: 'redis', dataDir: tempDir('unused'), redisUrl: redis.url }),
+    async dump() {
+      const client = new Redis(redis.url)
+      const keys = await client.keys('*')
+      const values = await Promise.all(keys.map((key) => client.dump(key)))
+      await client.quit()
+      return keys.map((key, i) => `${key}\n${values[i]?.toString('latin1')}`).join('\n')
+    },
+    stop: () => redis.stop(),
+  }
+}
+
+storeSuite('embedded', async () => embeddedStore()).run()
+storeSuite('redis', redisStore).run()
+
+const embedded = suite('access [embedded] persistence')
+
+embedded('crash :: counted calls reach the disk within about a second, without close', async () => {
+  const store = embeddedStore()
+  const running = await createServices(store.config())
+  const { userId } = await running.admin.createAccount({})
+  const { key } = await running.admin.createKey(userId, 'main')
+  for (let i = 0; i < 6; i++) await running.access.admit(credentials({ header: key }), 'api-get-alpha')
+  await sleep(1300)
+  const afterCrash = await createServices(store.config())
+  assert.is((await afterCrash.admin.usage(userId)).quota.used, 6)
+  await afterCrash.close()
+  await running.close()
+})
+
+embedded('files :: every write is a temp file renamed into place: none left over, every file parses', async () => {
+  const store = embeddedStore()
+  const services = await createServices(store.config())
+  const { userId } = await services.admin.createAccount({})
+  const { key } = await services.admin.createKey(userId, 'main')
+  await Promise.all(Array.from({ length: 200 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  await services.admin.setPlan(userId, { rate: '500/minute' })
+  await services.close()
+  const dir = store.config().dataDir
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(dir, f)).isFile())
+  assert.ok(files.includes('counters.json') && files.includes(`access/accounts/${userId}`))
+  assert.not.ok(files.some((file) => file.endsWith('.tmp')))
+  for (const file of files) JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+  const counters = JSON.parse(fs.readFileSync(path.join(dir, 'counters.json'), 'utf8'))
+  assert.is(counters[`quota:${userId}`].count, 200)
+})
+
+embedded.run()
+
+const scaleOut = suite<{ store: Store & { url: string }; services: AccessServices }>('access [redis] scale-out')
+
+scaleOut.before(async (ctx) => {
+  ctx.store = await redisStore()
+  ctx.services = await createServices(ctx.store.config())
+})
+scaleOut.after(async (ctx) => {
+  await ctx.services?.close()
+  await ctx.store?.stop()
+})
+
+/**
+ * A second, independent server-side process: its own `createServices` on the shared Redis. It warms up (connection,
+ * script) on another account, then at the wall-clock time START_AT admits CALLS requests, 8 in flight at a time
+ * (like requests arriving at a server, rather than one pipeline Redis would run in one go), round-robin over
+ * ACCESS_KEYS, and prints how they ended.
+ */
+const WORKER = `
+const { createServices } = await import(process.env.ACCESS_MODULE)
+const services = await createServices({ driver: 'redis', dataDir: '.', redisUrl: process.env.REDIS_URL })
+const admit = (key, bucket) => services.access.admit({ headers: new Headers({ 'x-api-key': key }), query: new URLSearchParams() }, bucket)
+await admit(process.env.WARMUP_KEY, 'api-limits')
+await new Promise((resolve) => setTimeout(resolve, Number(process.env.START_AT) - Date.now()))
+const keys = JSON.parse(process.env.ACCESS_KEYS)
+const outcomes = []
+const lane = async (first) => {
+  for (let i = first; i < Number(process.env.CALLS); i += 8) {
+    outcomes.push(await admit(keys[i % keys.length], 'api-get-alpha').then(() => 'ok', (error) => error.code))
+  }
+}
+await Promise.all(Array.from({ length: 8 }, (_, i) => lane(i)))
+await services.close()
+process.stdout.write(JSON.stringify(outcomes))
+`
+
+function runWorker(env: Record<string, string>): Promise<string[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WORKER], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`worker exited with ${code}`)))),
+  )
+}
+
+scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis admits exactly 100', async (ctx) => {
+  const { admin } = ctx.services
+  const { userId } = await admin.createAccount({ monthlyQuota: 100 })
+  const keys = []
+  for (const name of ['a', 'b', 'c']) keys.push((await admin.createKey(userId, name)).key)
+  const warmup = await admin.createAccount({})
+  const env = {
+    ACCESS_MODULE: path.resolve(import.meta.dirname, '../server/access/index.ts'),
+    REDIS_URL: ctx.store.url,
+    ACCESS_KEYS: JSON.stringify(keys),
+    WARMUP_KEY: (await admin.createKey(warmup.userId, 'warmup')).key,
+    START_AT: String(Date.now() + 3000),
+    CALLS: '200',
+  }
+  const [first, second] = await Promise.all([runWorker(env), runWorker(env)])
+  const admitted = (outcomes: string[]) => outcomes.filter((o) => o === 'ok').length
+  assert.is(admitted(first) + admitted(second), 100)
+  assert.ok(admitted(first) > 0 && admitted(second) > 0, `both processes admitted calls (${admitted(first)} + ${admitted(second)})`)
+  assert.ok([...first, ...second].every((o) => o === 'ok' || o === 'quota_exceeded'))
+  assert.is((await admin.usage(userId)).quota.used, 100)
+  const stored = await ctx.store.dump()
+  for (const key of [...keys, env.WARMUP_KEY]) assert.not.ok(stored.includes(key))
+})
+
+scaleOut.run()
+
+const rules = suite('access rules')
+
+rules('credentials :: readApiKey reports the winning credential and where it came from', () => {
+  assert.equal(readApiKey(credentials({ header: 'h', bearer: 'b', query: 'q' })), { key: 'h', source: 'header' })
+  assert.equal(readApiKey(credentials({ bearer: 'b', query: 'q' })), { key: 'b', source: 'bearer' })
+  assert.equal(readApiKey(credentials({ query: 'q' })), { key: 'q', source: 'query' })
+  assert.is(readApiKey(credentials({})), null)
+})
+
+rules('plans :: rate strings parse to a total and a period, unknown units fall back to minute', () => {
+  assert.equal(parseRate('1000/minute'), { total: 1000, period: 'minute' })
+  assert.equal(parseRate('10/second'), { total: 10, period: 'second' })
+  assert.equal(parseRate('5/hour'), { total: 5, period: 'hour' })
+  assert.equal(parseRate('7/day'), { total: 7, period: 'day' })
+  assert.equal(parseRate('7/toString'), { total: 7, period: 'minute' })
+  assert.equal(parseRate('7/weeks'), { total: 7, period: 'minute' })
+  assert.throws(() => parseRate('fast'), /Invalid rate/)
+})
+
+rules('config :: STORAGE_DRIVER, DATA_DIR and REDIS_URL with their defaults', () => {
+  const defaults = storageConfigFromEnv({})
+  assert.equal([defaults.driver, defaults.dataDir, defaults.redisUrl], ['embedded', path.resolve('./data'), undefined])
+  const redis = storageConfigFromEnv({ STORAGE_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6390', DATA_DIR: '/tmp/x' })
+  assert.equal([redis.driver, redis.dataDir, redis.redisUrl], ['redis', '/tmp/x', 'redis://127.0.0.1:6390'])
+  assert.throws(() => storageConfigFromEnv({ STORAGE_DRIVER: 'memcached' }), /STORAGE_DRIVER must be/)
+})
+
+rules.run()
