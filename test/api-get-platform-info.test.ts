@@ -89,7 +89,7 @@ PlatformInfo('friend records :: a friend-only target: rank null, not tracked, em
 
 PlatformInfo('errors :: the error bodies match the OpenAPI document', async () => {
   const { get } = await setup()
-  for (const params of [{}, { username: 'no_such_handle_zz9' }]) {
+  for (const params of [{}, { username: 'no_such_handle_zz9' }] as Record<string, string>[]) {
     const res = await get('get_platform_info', params)
     assert.is(res.body.success, false)
     await assertMatchesOpenApi('get_platform_info', res)
