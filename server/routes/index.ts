@@ -13,6 +13,11 @@ import getCategorizedFollowersCount from './get_categorized_followers_count.ts'
 import getFollowers from './get_followers.ts'
 import getFollowersDiff from './get_followers_diff.ts'
 import getFollowersScoreSum from './get_followers_score_sum.ts'
+import getPlatformInfo from './get_platform_info.ts'
+import getPlatformScore from './get_platform_score.ts'
+import getTagCategories from './get_tag_categories.ts'
+import getTags from './get_tags.ts'
+import getTagsList from './get_tags_list.ts'
 import getMentioners from './get_mentioners.ts'
 import getMentionsFeed from './get_mentions_feed.ts'
 import getSmartFollows from './get_smart_follows.ts'
@@ -21,6 +26,9 @@ import limits from './limits.ts'
 export const operations: Operation[] = [
   // Scores
   bulkScoresCheck,
+  getPlatformScore,
+  // Accounts
+  getPlatformInfo,
   // Followers
   getFollowers,
   getFollowersScoreSum,
@@ -39,5 +47,8 @@ export const operations: Operation[] = [
   getMentionsFeed,
   // Reference
   getCategories,
+  getTagsList,
+  getTags,
+  getTagCategories,
   limits,
 ]
