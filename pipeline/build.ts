@@ -73,7 +73,7 @@ export async function runAudits(conn: DuckDBConnection, bar?: ReturnType<typeof 
       log.error('build.audit_failed', { audit, sample })
       throw new AuditError(audit, sample)
     }
-    log.info('build.audit', { audit, ms: Date.now() - started })
+    log.info('build.step', { step: audit, layer: 'audits', rows: 0, ms: Date.now() - started })
     bar?.tick()
   }
 }
@@ -106,8 +106,10 @@ export async function runModels(
   bar?: ReturnType<typeof progress>,
 ): Promise<RawFileInfo[]> {
   const rawDir = path.resolve(opts.rawDir)
+  const validated = Date.now()
   const rawFiles = await validateRaw(conn, rawDir)
-  log.info('build.raw_valid', { files: rawFiles.length, rows: rawFiles.reduce((n, f) => n + f.rows, 0) })
+  const rows = rawFiles.reduce((n, f) => n + f.rows, 0)
+  log.info('build.step', { step: 'validate_raw', layer: 'raw', rows, ms: Date.now() - validated })
   await setVariables(conn, { raw_dir: rawDir, build_date: { date: opts.date } })
   const runStep = stepRunner(conn, bar)
   for (const model of STAGING) await runStep('staging', model)
@@ -137,7 +139,10 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     await writeScoreHistory(conn, snapshotsDir, opts.date)
 
     fs.mkdirSync(tempDir)
+    const written = Date.now()
     const files = await writeMarts(conn, tempDir)
+    const rows = files.reduce((n, f) => n + f.rows, 0)
+    log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,

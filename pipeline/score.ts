@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from './log.ts'
-import { runSqlFile, setVariables } from './duckdb.ts'
+import { queryValue, runSqlFile, setVariables } from './duckdb.ts'
 import { SCORE_INPUTS, SCORE_ITERATION, SCORES } from './models.ts'
 
 export const SCORE_PARAMS = {
@@ -31,6 +31,13 @@ export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Pro
   for (const model of SCORE_INPUTS) await runStep('intermediate', model)
   const started = Date.now()
   for (let i = 0; i < SCORE_PARAMS.iterations; i++) await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
-  log.info('build.step', { step: SCORE_ITERATION, iterations: SCORE_PARAMS.iterations, ms: Date.now() - started })
+  const edges = Number(await queryValue(conn, 'select count(*) from int_smart_edges'))
+  log.info('build.step', {
+    step: SCORE_ITERATION,
+    layer: 'intermediate',
+    iterations: SCORE_PARAMS.iterations,
+    rows: edges * SCORE_PARAMS.iterations,
+    ms: Date.now() - started,
+  })
   await runStep('intermediate', SCORES)
 }
