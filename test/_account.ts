@@ -8,7 +8,7 @@ import type { Test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { setup } from './_setup.ts'
 
-interface Picked {
+export interface Picked {
   a: { id: string; username: string }
   b: { id: string; username: string }
   slug: { id: string; slug: string }
@@ -49,16 +49,18 @@ export function accountResolutionCases(
   operation: string,
   mode: 'fallback' | 'precedence',
   extra: Record<string, string | number> = {},
+  /** Accounts to test with (default `pickAccounts`); an operation whose data lives elsewhere picks its own. */
+  pick: () => Promise<Picked> = pickAccounts,
 ): void {
   const body = async (params: Record<string, string | number>) => (await (await setup()).get(operation, { ...extra, ...params })).body
   const canonical = (id: string) => body({ platform_id: id })
 
   test('account :: the two test accounts answer differently (precondition)', async () => {
-    const { a, b } = await pickAccounts()
+    const { a, b } = await pick()
     assert.not.equal(await canonical(a.id), await canonical(b.id))
   })
   test('account :: @, surrounding whitespace, trailing slash and any case resolve the current username', async () => {
-    const { a } = await pickAccounts()
+    const { a } = await pick()
     const expected = await canonical(a.id)
     assert.is(expected.success ?? true, true)
     for (const username of [a.username, `@${a.username}`, `  ${a.username} `, `${a.username}/`, ` @${a.username.toUpperCase()}/ `]) {
@@ -66,25 +68,25 @@ export function accountResolutionCases(
     }
   })
   test('account :: a slug resolves its account', async () => {
-    const { slug } = await pickAccounts()
+    const { slug } = await pick()
     assert.equal(await body({ username: slug.slug }), await canonical(slug.id))
   })
   test('account :: a previous username resolves the renamed account', async () => {
-    const { previous } = await pickAccounts()
+    const { previous } = await pick()
     assert.equal(await body({ username: previous.old }), await canonical(previous.id))
   })
   test('account :: platform_id is tried before username', async () => {
-    const { a, b } = await pickAccounts()
+    const { a, b } = await pick()
     assert.equal(await body({ platform_id: a.id, username: b.username }), await canonical(a.id))
   })
   if (mode === 'fallback') {
     test('account :: an unknown platform_id falls back to username', async () => {
-      const { b } = await pickAccounts()
+      const { b } = await pick()
       assert.equal(await body({ platform_id: '18446744073709551615', username: b.username }), await canonical(b.id))
     })
   } else {
     test('account :: platform_id takes precedence: an unknown id is account_not_found even with a valid username', async () => {
-      const { b } = await pickAccounts()
+      const { b } = await pick()
       const res = await body({ platform_id: '18446744073709551615', username: b.username })
       assert.is(res.error.code, 'account_not_found')
     })
