@@ -3,17 +3,18 @@
  * STORAGE_DRIVER, DATA_DIR, REDIS_URL). Stops cleanly on SIGINT/SIGTERM; SIGHUP re-checks the snapshot pointer.
  */
 import { log } from '../pipeline/log.ts'
-import { createServices, storageConfigFromEnv } from '../server/access/index.ts'
+import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { startServer } from '../server/listen.ts'
 
-export async function serve(): Promise<void> {
-  const services = await createServices(storageConfigFromEnv())
+/** Serve until a stop signal; `services` defaults to the storage configured in the environment. */
+export async function serve(services?: AccessServices): Promise<void> {
+  services ??= await createServices(storageConfigFromEnv())
   const server = await startServer(serverConfigFromEnv(), services)
   const stop = async (signal: string) => {
     log.info('server.stopping', { signal })
     await server.close()
-    await services.close()
+    await services!.close()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))

@@ -40,9 +40,19 @@ export function createApp(options: AppOptions): H3 {
 
   app.get('/healthz', () => {
     const s = options.snapshots.current
-    return { ready: true, snapshot_id: s.id, snapshot_date: s.date, loaded_at: s.loadedAt.toISOString(), load_ms: s.loadMs }
+    return {
+      ready: true,
+      snapshot_id: s.id,
+      snapshot_date: s.date,
+      loaded_at: s.loadedAt.toISOString(),
+      load_ms: s.loadMs,
+      rss_bytes: process.memoryUsage.rss(),
+    }
   })
-  app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': JSON_TYPE } }))
+  app.get('/openapi.json', (event) => {
+    event.res.headers.set('content-type', JSON_TYPE)
+    return openapi
+  })
 
   for (const operation of operations) {
     const bucket = rateLimitBucket(operation.name)
@@ -50,12 +60,11 @@ export function createApp(options: AppOptions): H3 {
     app.all(operationPath(operation), async (event) => {
       const requestId = nextRequestId()
       const snapshot = options.snapshots.current
-      const headers: Record<string, string> = {
-        'content-type': JSON_TYPE,
-        'x-request-id': requestId,
-        'x-snapshot-id': snapshot.id,
-        'x-snapshot-date': snapshot.date,
-      }
+      const headers = event.res.headers
+      headers.set('content-type', JSON_TYPE)
+      headers.set('x-request-id', requestId)
+      headers.set('x-snapshot-id', snapshot.id)
+      headers.set('x-snapshot-date', snapshot.date)
       try {
         if (event.req.method !== 'GET') {
           throw new ApiError('method_not_allowed', 'Method not allowed', options.realStatus ? { allow: 'GET' } : {})
@@ -64,31 +73,27 @@ export function createApp(options: AppOptions): H3 {
         let admission: Admission | null = null
         if (options.access) {
           admission = await options.access.admit({ headers: event.req.headers, query }, bucket)
-          Object.assign(headers, admission.headers)
+          for (const [name, value] of Object.entries(admission.headers)) headers.set(name, value)
         }
         const key = ttl > 0 && options.cache ? cacheKey(operation, query, snapshot) : null
         const cached = key ? await cacheGet(options.cache!, key, requestId) : null
-        if (cached !== null) return new Response(cached, { headers: { ...headers, 'x-cache': 'HIT' } })
+        if (key) headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
+        if (cached !== null) return cached
         const body = JSON.stringify(
           operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
         )
         if (key) await cacheSet(options.cache!, key, body, ttl, requestId)
-        return new Response(body, { headers: key ? { ...headers, 'x-cache': 'MISS' } : headers })
+        return body
       } catch (error) {
-        return errorResponse(error, event, requestId, headers, options.realStatus)
+        return errorBodyFor(error, event, requestId, options.realStatus)
       }
     })
   }
   return app
 }
 
-function errorResponse(
-  error: unknown,
-  event: H3Event,
-  requestId: string,
-  headers: Record<string, string>,
-  realStatus: boolean,
-): Response {
+/** The error body (with the error's headers and, when enabled, its real status) for anything a request threw. */
+function errorBodyFor(error: unknown, event: H3Event, requestId: string, realStatus: boolean): string {
   const apiError =
     error instanceof ApiError ? error : new ApiError('server_error', `Unexpected error (request ${requestId})`)
   if (!(error instanceof ApiError)) {
@@ -98,10 +103,9 @@ function errorResponse(
       error: error instanceof Error ? error.stack : String(error),
     })
   }
-  return new Response(JSON.stringify(errorBody(apiError.code, apiError.message)), {
-    status: realStatus ? ERROR_STATUS[apiError.code] : 200,
-    headers: { ...headers, ...apiError.headers },
-  })
+  for (const [name, value] of Object.entries(apiError.headers)) event.res.headers.set(name, value)
+  event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200
+  return JSON.stringify(errorBody(apiError.code, apiError.message))
 }
 
 function cacheTtl(operation: Operation, options: AppOptions): number {

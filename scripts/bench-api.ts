@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR] [--only a,b]`
+ *
+ * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
+ * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
+ * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
+ * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is generated and built once
+ * under the OS temp folder and reused.
+ * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { H3, toNodeHandler } from 'h3'
+import { listen } from 'listhen'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { log } from '../pipeline/log.ts'
+import { createServices } from '../server/access/index.ts'
+import { serverConfigFromEnv } from '../server/config.ts'
+import { startServer } from '../server/listen.ts'
+import { operations } from '../server/routes/index.ts'
+import { generateRaw } from './generate/index.ts'
+import type { ScaleName } from './generate/scales.ts'
+
+interface AutocannonResult {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number }
+  non2xx: number
+  errors: number
+  timeouts: number
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+/** USER_HZ of /proc/<pid>/stat times (100 on Linux). */
+const CLOCK_TICKS = 100
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: 'demo' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    snapshots: { type: 'string' },
+    only: { type: 'string' },
+    child: { type: 'string' },
+  },
+})
+
+/** Query parameters per operation, drawn from the accounts `Targets` offers; `i` rotates through them. */
+type Targets = { busy: string[]; usernames: string[]; ids: string[] }
+const PARAMS: Record<string, (t: Targets, i: number) => Record<string, string>> = {
+  bulk_scores_check: (t, i) => ({ ids: rotate(t.ids, i, 20).join(',') }),
+  followers_count_history: (t, i) => ({ platform_id: pick(t.busy, i), period: 'all' }),
+  'friendshipHistory/followed': (t, i) => ({ platform_id: pick(t.busy, i) }),
+  'friendshipHistory/following': (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_smart_follows: (_t, i) => ({ days: ['1', '7', '30'][i % 3], by: ['alpha', 'score', 'followers'][i % 3] }),
+  get_alpha: (_t, i) => ({ days: ['1', '7', '30'][i % 3], by: ['alpha', 'score', 'followers'][i % 3] }),
+  get_categories: () => ({}),
+  get_categorized_followers_count: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_followers: (t, i) => ({ username: pick(t.usernames, i), by: ['score', 'followers', 'subscribed_at'][i % 3] }),
+  get_followers_diff: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_followers_score_sum: (t, i) => ({ platform_id: pick(t.busy, i), category_ids: '1,7' }),
+  get_mentioners: (t, i) => ({ platform_id: pick(t.busy, i), days: '30' }),
+  get_mentions_feed: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  limits: () => ({}),
+  get_platform_score: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_platform_info: (t, i) => ({ username: pick(t.usernames, i) }),
+  get_tags_list: () => ({}),
+  get_tags: () => ({}),
+  get_tag_categories: () => ({}),
+}
+const pick = <T>(list: T[], i: number) => list[i % list.length]
+const rotate = <T>(list: T[], i: number, n: number) => Array.from({ length: n }, (_, k) => list[(i + k) % list.length])
+
+if (values.child) await runChild(values.child)
+else await main()
+
+async function main(): Promise<void> {
+  const scale = values.scale as ScaleName
+  const snapshotsDir = values.snapshots ? path.resolve(values.snapshots) : await ensureSnapshot(scale)
+  const targets = await pickTargets(snapshotsDir)
+  const only = values.only?.split(',')
+  const benched = operations.filter((op) => !only || only.includes(op.name))
+  for (const op of benched) if (!PARAMS[op.name]) throw new Error(`bench-api has no parameters for ${op.name}`)
+
+  const hello = await spawnServer('hello', snapshotsDir)
+  const bare = await spawnServer('bare', snapshotsDir)
+  const full = await spawnServer('full', snapshotsDir)
+  try {
+    const baseline = await load(hello, () => '/', {})
+    log.info('bench.hello', { rps: Math.round(baseline.requests.average), p99: baseline.latency.p99 })
+    const rows = []
+    for (const op of benched) {
+      const paths = (i: number) => {
+        const params = new URLSearchParams({ ...PARAMS[op.name](targets, i), _bench: String(i) })
+        return `/api/v1/${op.name}?${params}`
+      }
+      await assertSuccess(full.url, paths(0), full.key)
+      const withoutAccess = op.name === 'limits' ? null : await load(bare, paths, {})
+      const withAccess = await load(full, paths, { 'x-api-key': full.key })
+      rows.push({ op: op.name, withoutAccess, withAccess })
+      log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
+    }
+    const health = (await (await fetch(`${full.url}healthz`)).json()) as { rss_bytes: number }
+    report(scale, baseline, rows, full.readyMs, health.rss_bytes)
+  } finally {
+    for (const server of [hello, bare, full]) server.process.kill('SIGTERM')
+  }
+}
+
+type Measured = AutocannonResult & { cpuUs: number }
+
+/**
+ * req/s, p50/p99 (ms) and the ratio to hello-world as measured by autocannon; `cpu` = server CPU µs per request and
+ * `capacity` = hello-world's CPU per request / ours (what the server would sustain relative to hello-world if the
+ * load generator, which shares the machine, were not a limit).
+ */
+function report(scale: string, baseline: Measured, rows: { op: string; withoutAccess: Measured | null; withAccess: Measured }[], readyMs: number, rssBytes: number): void {
+  const base = baseline.requests.average
+  const cell = (r: Measured) =>
+    [Math.round(r.requests.average), r.latency.p50, r.latency.p99, (r.requests.average / base).toFixed(2), Math.round(r.cpuUs), (baseline.cpuUs / r.cpuUs).toFixed(2)]
+      .map((v, i) => String(v).padStart([7, 4, 4, 5, 5, 8][i]))
+      .join(' ')
+  const header = `${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'ratio'.padStart(5)} ${'cpuµs'.padStart(5)} ${'capacity'.padStart(8)}`
+  const lines = [
+    `bench:api scale=${scale} connections=${values.connections} duration=${values.duration}s (latencies in ms)`,
+    `hello-world h3: ${Math.round(base)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${Math.round(baseline.cpuUs)} µs CPU/request`,
+    '',
+    `${''.padEnd(31)} ${'without access'.padEnd(38)} | with access (auth + limits + cache)`,
+    `${'operation'.padEnd(31)} ${header} | ${header} overhead target`,
+  ]
+  for (const { op, withoutAccess, withAccess } of rows) {
+    const overhead = withoutAccess ? `${Math.round((1 - withAccess.requests.average / withoutAccess.requests.average) * 100)}%` : '-'
+    const ok = withAccess.requests.average / base >= 0.5 && withAccess.latency.p99 <= 10 && withAccess.non2xx === 0 && withAccess.errors === 0
+    lines.push(
+      `${op.padEnd(31)} ${withoutAccess ? cell(withoutAccess) : '(needs a key)'.padEnd(38)} | ${cell(withAccess)} ${overhead.padStart(8)} ${ok ? 'met' : 'missed'}`,
+    )
+  }
+  lines.push('', `server ready in ${(readyMs / 1000).toFixed(1)} s, RSS ${(rssBytes / 2 ** 20).toFixed(0)} MiB after the run`)
+  process.stdout.write(lines.join('\n') + '\n')
+}
+
+/** Load one server; `cpuUs` is the server process's CPU time per request (independent of the load generator). */
+async function load(server: Spawned, pathAt: (i: number) => string, headers: Record<string, string>) {
+  let i = 0
+  const requests = [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathAt(++i) }) }]
+  // warm-up (JIT, lazily built structures), not measured
+  await autocannon({ url: server.url, connections: Number(values.connections), duration: 1, headers, requests })
+  const cpuBefore = cpuMicros(server.process.pid!)
+  const result = await autocannon({
+    url: server.url,
+    connections: Number(values.connections),
+    duration: Number(values.duration),
+    headers,
+    requests,
+  })
+  return { ...result, cpuUs: (cpuMicros(server.process.pid!) - cpuBefore) / Math.max(1, result.requests.total) }
+}
+
+/** utime + stime of a process from /proc (Linux), in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS
+}
+
+async function assertSuccess(url: string, pathname: string, key: string): Promise<void> {
+  const body = (await (await fetch(`${url}${pathname.slice(1)}`, { headers: { 'x-api-key': key } })).json()) as { success?: boolean; message?: string }
+  if (body.success === false) throw new Error(`${pathname} fails: ${body.message}`)
+}
+
+/** Busy accounts (most smart followers) and their handles, read once by DuckDB in the benchmark process. */
+async function pickTargets(snapshotsDir: string): Promise<Targets> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  const accounts = `read_parquet('${path.join(fs.realpathSync(path.join(snapshotsDir, 'current')), 'accounts.parquet')}')`
+  const rows = (
+    await conn.runAndReadAll(
+      `SELECT platform_id::VARCHAR, username FROM ${accounts} WHERE is_tracked ORDER BY smart_followers_count DESC LIMIT 500`,
+    )
+  ).getRows() as [string, string][]
+  conn.closeSync()
+  instance.closeSync()
+  return { busy: rows.map((r) => r[0]), usernames: rows.map((r) => r[1]), ids: rows.map((r) => r[0]) }
+}
+
+/** The scale's snapshot under the OS temp folder, generated and built on first use. */
+async function ensureSnapshot(scale: ScaleName): Promise<string> {
+  const root = path.join(os.tmpdir(), 'account-scoring-bench', scale)
+  const snapshotsDir = path.join(root, 'snapshots')
+  if (fs.existsSync(path.join(snapshotsDir, 'current'))) return snapshotsDir
+  const date = new Date().toISOString().slice(0, 10)
+  await generateRaw({ scale, seed: 42, outDir: path.join(root, 'raw'), endDate: date })
+  await buildSnapshot({ rawDir: path.join(root, 'raw'), snapshotsDir, date })
+  return snapshotsDir
+}
+
+interface Spawned {
+  process: ChildProcess
+  url: string
+  key: string
+  readyMs: number
+}
+
+/** Start one server in its own process; it prints one JSON line `{url, key, readyMs}` when listening. */
+function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
+  const script = fileURLToPath(import.meta.url)
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  })
+  return new Promise((resolve, reject) => {
+    let buffer = ''
+    child.stdout!.on('data', (chunk) => {
+      buffer += chunk
+      const line = buffer.split('\n').find((l) => l.startsWith('{'))
+      if (line) resolve({ process: child, ...JSON.parse(line) })
+    })
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)))
+  })
+}
+
+async function runChild(kind: string): Promise<void> {
+  const started = Date.now()
+  if (kind === 'hello') {
+    const app = new H3().get('/', () => ({ hello: 'world' }))
+    const listener = await listen(toNodeHandler(app), { port: 0, hostname: '127.0.0.1', showURL: false })
+    process.stdout.write(JSON.stringify({ url: listener.url, key: '', readyMs: Date.now() - started }) + '\n')
+    return
+  }
+  const config = { ...serverConfigFromEnv(), port: 0, host: '127.0.0.1', snapshotsDir: values.snapshots! }
+  let key = ''
+  let services = null
+  if (kind === 'full') {
+    services = await createServices({ driver: 'embedded', dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-access-')) })
+    const account = await services.admin.createAccount({ monthlyQuota: 1_000_000_000, rate: '1000000000/minute' })
+    key = (await services.admin.createKey(account.userId, 'bench')).key
+  }
+  const server = await startServer(config, services)
+  process.stdout.write(JSON.stringify({ url: server.url, key, readyMs: Date.now() - started }) + '\n')
+}

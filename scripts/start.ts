@@ -1,0 +1,65 @@
+/**
+ * `npm start`, the one command: demo raw data if `raw/` is absent, today's snapshot if `current` is not already
+ * today's, a demo account and key on a fresh install (the key is printed once), then the API.
+ * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), plus everything `npm run serve` reads.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { log } from '../pipeline/log.ts'
+import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
+import { serverConfigFromEnv } from '../server/config.ts'
+import { generateRaw } from './generate/index.ts'
+import type { ScaleName } from './generate/scales.ts'
+import { serve } from './serve.ts'
+
+const today = new Date().toISOString().slice(0, 10)
+const rawDir = path.resolve(process.env.RAW_DIR || 'raw')
+const { snapshotsDir } = serverConfigFromEnv()
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(rawDir)) {
+    const scale = (process.env.DEMO_SCALE || 'demo') as ScaleName
+    log.info('start.generate', { raw_dir: rawDir, scale, end_date: today })
+    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: today })
+  }
+  if (currentBuildDate() !== today) {
+    log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
+    await buildSnapshot({ rawDir, snapshotsDir, date: today })
+  } else {
+    log.info('start.build_skipped', { reason: 'current snapshot is already today’s', date: today })
+  }
+  const services = await createServices(storageConfigFromEnv())
+  await ensureDemoKey(services)
+  await serve(services)
+}
+
+function currentBuildDate(): string | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
+  } catch {
+    return null
+  }
+}
+
+/** On a fresh install: one account on the default plan and one key, printed once (only its hash is stored). */
+async function ensureDemoKey(services: AccessServices): Promise<void> {
+  const accounts = await services.admin.listAccounts()
+  if (accounts.length > 0) {
+    process.stdout.write(
+      `API accounts exist already. A new key: npm run keys -- create-key --user ${accounts[0].userId} --name <name>\n`,
+    )
+    return
+  }
+  const account = await services.admin.createAccount()
+  const { key } = await services.admin.createKey(account.userId, 'demo')
+  process.stdout.write(
+    `Demo account ${account.userId} created. Its API key (shown only now, store it):\n\n  ${key}\n\n` +
+      `Try: curl -H "X-API-Key: <key>" "http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || 3000}/api/v1/get_categories"\n`,
+  )
+}
+
+main().catch((error) => {
+  log.error('start.failed', { error: error instanceof Error ? error.message : String(error) })
+  process.exit(1)
+})
