@@ -19,10 +19,16 @@ export async function startRedis(): Promise<RedisServer> {
     stdio: 'ignore',
   })
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
-  await waitForPong(port)
+  const killOnExit = () => server.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  await waitForPong(port).catch((error) => {
+    killOnExit()
+    throw error
+  })
   return {
     url: `redis://127.0.0.1:${port}`,
     async stop() {
+      process.off('exit', killOnExit)
       if (server.exitCode === null) server.kill('SIGTERM')
       await exited
     },

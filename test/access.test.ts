@@ -86,8 +86,11 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     ctx.issued = []
   })
   test.after(async (ctx) => {
-    await ctx.services?.close()
-    await ctx.store?.stop()
+    try {
+      await ctx.services?.close()
+    } finally {
+      await ctx.store?.stop()
+    }
   })
 
   test('keys :: a key is ask_ plus 256 random bits, returned once, stored only as its SHA-256 hash', async (ctx) => {
@@ -361,8 +364,11 @@ scaleOut.before(async (ctx) => {
   ctx.services = await createServices(ctx.store.config())
 })
 scaleOut.after(async (ctx) => {
-  await ctx.services?.close()
-  await ctx.store?.stop()
+  try {
+    await ctx.services?.close()
+  } finally {
+    await ctx.store?.stop()
+  }
 })
 
 /**

@@ -59,6 +59,7 @@ class EmbeddedCounters implements Counters {
 
   static async open(storage: Storage): Promise<EmbeddedCounters> {
     const saved = (await storage.getItem<Record<string, Window>>(COUNTERS_ITEM)) ?? {}
+    if (typeof saved !== 'object') throw new Error(`${COUNTERS_ITEM} in the data directory is not a JSON object`)
     return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
   }
 

@@ -82,7 +82,8 @@ class RedisCounters implements Counters {
   }
 
   async quota(userId: number): Promise<{ used: number; resetMs: number } | null> {
-    const [used, ttl] = await Promise.all([this.client.get(quotaKey(userId)), this.client.pttl(quotaKey(userId))])
+    const replies = await this.client.multi().get(quotaKey(userId)).pttl(quotaKey(userId)).exec()
+    const [[, used], [, ttl]] = replies as [[null, string | null], [null, number]]
     return used === null || ttl <= 0 ? null : { used: Number(used), resetMs: ttl }
   }
 }
