@@ -31,5 +31,8 @@ const { outDir, counts } = await generateRaw({
   outDir: values.out!,
   endDate: values['end-date']!,
 })
-console.log(`generated ${values.scale} (seed ${values.seed}, end date ${values['end-date']}) into ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-for (const [file, rows] of Object.entries(counts)) console.log(`  ${`${file}.parquet`.padEnd(28)} ${rows.toLocaleString('en-US').padStart(12)} rows`)
+const seconds = ((Date.now() - started) / 1000).toFixed(1)
+console.log(`generated ${values.scale} (seed ${values.seed}, end date ${values['end-date']}) into ${outDir} in ${seconds} s`)
+for (const [file, rows] of Object.entries(counts)) {
+  console.log(`  ${`${file}.parquet`.padEnd(28)} ${rows.toLocaleString('en-US').padStart(12)} rows`)
+}

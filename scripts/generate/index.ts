@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
 import { log, progress } from '../../pipeline/log.ts'
-import { FOLLOWER_COUNT_DAYS, FOLLOW_ZIPF, SCALES, SCAN_WINDOW_DAYS, TWEET_DAYS, type Scale, type ScaleName } from './scales.ts'
+import {
+  FOLLOWER_COUNT_DAYS, FOLLOW_ZIPF, SCALES, SCAN_WINDOW_DAYS, TWEET_DAYS, type Scale, type ScaleName,
+} from './scales.ts'
 import { writeTruth } from './truth.ts'
 
 export interface GenerateOptions {
@@ -35,7 +37,9 @@ const RAW_FILES = [
 export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: string; counts: Record<string, number> }> {
   const scale = SCALES[opts.scale]
   if (!scale) throw new Error(`unknown scale ${opts.scale} (tiny, demo or large)`)
-  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) throw new Error(`seed must be a non-negative integer, got ${opts.seed}`)
+  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) {
+    throw new Error(`seed must be a non-negative integer, got ${opts.seed}`)
+  }
   if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.endDate) || Number.isNaN(Date.parse(opts.endDate))) {
     throw new Error(`end date must be YYYY-MM-DD, got ${opts.endDate}`)
   }
@@ -62,7 +66,8 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
       log.info('generate.file', { file: `${name}.parquet`, rows: counts[name], ms: Date.now() - t0 })
       bar.tick()
     }
-    await writeTruth(db.conn, path.join(tmpDir, '_truth.json'), { seed: opts.seed, scale: opts.scale, endDate: opts.endDate })
+    const meta = { seed: opts.seed, scale: opts.scale, endDate: opts.endDate }
+    await writeTruth(db.conn, path.join(tmpDir, '_truth.json'), meta)
     bar.done({ rows: Object.values(counts).reduce((a, b) => a + b, 0) })
   } catch (error) {
     fs.rmSync(tmpDir, { recursive: true, force: true })

@@ -14,8 +14,8 @@ create or replace macro display_name(r) as
     when rnd(r, 0, 40) < 0.45 then first_name(rnd_int(r, 1, 40, 30)) || ' ' || last_name(rnd_int(r, 2, 40, 20))
     when rnd(r, 0, 40) < 0.88 then capitalized(handle_word_a(rnd_int(r, 1, 21, 36))) || ' '
                                   || capitalized(handle_word_b(rnd_int(r, 2, 21, 30)))
-    when rnd(r, 0, 40) < 0.95 then first_name(rnd_int(r, 1, 40, 30)) || ' '
-                                  || ['🦇🔊', '⚡', '.eth', '(🥩,🥩)', '🌐', '| gm'][1 + rnd_int(r, 3, 40, 6)]
+    when rnd(r, 0, 40) < 0.95
+      then first_name(rnd_int(r, 1, 40, 30)) || ' ' || ['🦇🔊', '⚡', '.eth', '(🥩,🥩)', '🌐', '| gm'][1 + rnd_int(r, 3, 40, 6)]
     when rnd(r, 0, 40) < 0.975 then null
     when rnd(r, 0, 40) < 0.985 then ''
     else lower(first_name(rnd_int(r, 1, 40, 30)))
@@ -32,7 +32,8 @@ create or replace macro description_of(r) as
 
 create or replace macro profile_image_of(r) as
   case when rnd(r, 0, 42) < 0.08 then null else
-    'https://pbs.twimg.com/profile_images/' || (1000000000000000000::UBIGINT + mixed_hash(r, 0, 42) % 800000000000000000::UBIGINT)::VARCHAR
+    'https://pbs.twimg.com/profile_images/'
+    || (1000000000000000000::UBIGINT + mixed_hash(r, 0, 42) % 800000000000000000::UBIGINT)::VARCHAR
     || '/' || base62(r, 0, 42, 8) || '_normal.jpg'
   end;
 

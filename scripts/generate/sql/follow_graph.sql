@@ -16,10 +16,13 @@ qualify idx < 16;
 create table bucket_follower as
 select r, category_id, (row_number() over (order by category_id, rank_in_category) - 1)::INTEGER as idx
 from (
-  select c.r, c.category_id, row_number() over (partition by c.category_id order by rnd(c.r, c.category_id, 51), c.r) as rank_in_category
+  select c.r, c.category_id,
+    row_number() over (partition by c.category_id order by rnd(c.r, c.category_id, 51), c.r) as rank_in_category
   from account_category c join entity e using (r)
   where c.category_id in (1, 7, 8) and e.role is null and e.is_monitored and e.is_active and not e.is_suspended
-    and c.category_id = (select min(c2.category_id) from account_category c2 where c2.r = c.r and c2.category_id in (1, 7, 8))
+    -- an account in several buckets follows for its first one only
+    and c.category_id = (select min(c2.category_id) from account_category c2
+                         where c2.r = c.r and c2.category_id in (1, 7, 8))
 )
 where rank_in_category <= getvariable('n_bucket_followers');
 
@@ -54,7 +57,8 @@ select o.r, l.r, 0, 32767, 32767
 from member l join ordinary o on l.role = 'lonely' and o.idx = l.role_index
 union all
 -- bot farms: every bot follows its target (30% in a burst during the last week) and three fellow bots
-select b.r, t.r, case when rnd(b.r, 0, 53) < 0.3 then getvariable('scan_window') - 1 - t.farm % 5 else 0 end, 32767, 32767
+select b.r, t.r,
+  case when rnd(b.r, 0, 53) < 0.3 then getvariable('scan_window') - 1 - t.farm % 5 else 0 end, 32767, 32767
 from bot b join farm_target t using (farm)
 union all
 select b.r, o.r, 0, 32767, 32767
@@ -97,7 +101,8 @@ select r, account_id, role,
                round(getvariable('out_degree') * exp(0.9 * normal(r, 0, 56) - 0.405)))
   end::INTEGER as draws,
   list_sort(list_distinct(list_transform(
-    range(case when rnd(r, 0, 57) < 0.55 then 0 when rnd(r, 0, 57) < 0.85 then 1 when rnd(r, 0, 57) < 0.96 then 2 else 3 end),
+    range(case when rnd(r, 0, 57) < 0.55 then 0 when rnd(r, 0, 57) < 0.85 then 1
+               when rnd(r, 0, 57) < 0.96 then 2 else 3 end),
     k -> 1 + rnd_int(r, k, 58, getvariable('scan_window'))::INTEGER))) as sessions,
   -- budget rescans of unchanged accounts
   list_transform(
@@ -126,7 +131,8 @@ with random_edge as (
   select s.r, s.sessions, s.extra_days,
     list_transform(
       list_sort(list_distinct(list_filter(
-        list_transform(range(s.draws), j -> zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))),
+        list_transform(range(s.draws),
+          j -> zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))),
         x -> x <> s.r))),
       x -> {'r': x, 'fate': edge_fate(rnd(s.r, x, 61), len(s.sessions)),
             'day': s.sessions[1 + rnd_int(s.r, x, 62, len(s.sessions))]}) as drawn

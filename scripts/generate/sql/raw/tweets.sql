@@ -25,7 +25,8 @@ mentioning as (
       list_transform(range(1 + (rnd(i, 0, 82) < 0.35)::INTEGER + (rnd(i, 0, 82) < 0.12)::INTEGER
                              + (rnd(i, 0, 82) < 0.04)::INTEGER),
         k -> case when rnd(i, k, 83) < 0.01 then getvariable('n_known') + rnd_int(i, k, 84, getvariable('n_unknown'))
-                  when rnd(i, k, 83) < 0.03 then getvariable('n_generic') + rnd_int(i, k, 85, getvariable('n_known') - getvariable('n_generic'))
+                  when rnd(i, k, 83) < 0.03
+                    then getvariable('n_generic') + rnd_int(i, k, 85, getvariable('n_known') - getvariable('n_generic'))
                   else zipf(rnd(i, k, 86), getvariable('n_generic'), 1.1) end)))) as mentioned_r,
     list_transform(range(n_links), k -> 'https://t.co/' || base62(i, k, 87, 10)) as links,
     round(exp(5.5 + 1.6 * normal(i, 0, 88)) * pow(getvariable('n_known') / (author_r + 1.0), 0.35)) as views
