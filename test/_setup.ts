@@ -56,6 +56,7 @@ export function setup(): Promise<TestEnv> {
 
 async function create(): Promise<TestEnv> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'))
+  process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }))
   const today = new Date().toISOString().slice(0, 10)
   const rawDir = path.join(root, 'raw')
   const snapshotsDir = path.join(root, 'snapshots')
