@@ -3,6 +3,7 @@
  * Writes the raw folder of docs/raw-data.md (default `raw/`, end date = today's UTC date) and prints row counts.
  */
 import { parseArgs } from 'node:util'
+import { log } from '../pipeline/log.ts'
 import { generateRaw } from './generate/index.ts'
 import { SCALES, type ScaleName } from './generate/scales.ts'
 
@@ -30,6 +31,9 @@ const { outDir, counts } = await generateRaw({
   seed: Number(values.seed),
   outDir: values.out!,
   endDate: values['end-date']!,
+}).catch((error: unknown) => {
+  log.error('generate.failed', { reason: error instanceof Error ? error.message : String(error) })
+  process.exit(1)
 })
 const seconds = ((Date.now() - started) / 1000).toFixed(1)
 console.log(`generated ${values.scale} (seed ${values.seed}, end date ${values['end-date']}) into ${outDir} in ${seconds} s`)
