@@ -269,6 +269,13 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     await rejects(admin.createAccount({ monthlyQuota: 1.5 }), /Invalid monthly quota/)
   })
 
+  test('admin :: concurrent account creations get distinct user_ids', async (ctx) => {
+    const created = await Promise.all(Array.from({ length: 20 }, () => ctx.services.admin.createAccount()))
+    assert.is(new Set(created.map((account) => account.userId)).size, 20)
+    const listed = (await ctx.services.admin.listAccounts()).map((account) => account.userId)
+    for (const { userId } of created) assert.ok(listed.includes(userId))
+  })
+
   test('restart :: keys, plans and quota counts survive closing and reopening the store', async (ctx) => {
     const { userId, key } = await account(ctx, { monthlyQuota: 7, rate: '100/hour' })
     for (let i = 0; i < 4; i++) await ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')

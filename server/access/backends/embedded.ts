@@ -19,15 +19,19 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
   const storage = createStorage({ driver: atomicFsDriver({ base: dataDir }) })
   storage.mount('cache', lruCacheDriver({ max: 0, maxSize: cacheMaxBytes }))
   const counters = await EmbeddedCounters.open(storage)
-  let lastUserId = 0
+  let allocating: Promise<unknown> = Promise.resolve()
   return {
     storage,
     counters,
-    async nextUserId() {
-      const stored = Number((await storage.getItem(NEXT_USER_ID_ITEM)) ?? 0)
-      lastUserId = Math.max(lastUserId, stored) + 1
-      await storage.setItem(NEXT_USER_ID_ITEM, String(lastUserId))
-      return lastUserId
+    /** Read, increment and write one at a time, so concurrent creations in this process never share an id. */
+    nextUserId() {
+      const next = allocating.then(async () => {
+        const id = Number((await storage.getItem(NEXT_USER_ID_ITEM)) ?? 0) + 1
+        await storage.setItem(NEXT_USER_ID_ITEM, String(id))
+        return id
+      })
+      allocating = next.catch(() => undefined)
+      return next
     },
     async close() {
       await counters.close()
