@@ -1,11 +1,11 @@
 /**
- * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR] [--only a,b]`
+ * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]`
  *
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
  * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
  * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
- * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is generated and built once
- * under the OS temp folder and reused.
+ * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is built once under the OS
+ * temp folder (from --raw, or from freshly generated raw data) and reused.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -45,6 +45,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     snapshots: { type: 'string' },
+    raw: { type: 'string' },
     only: { type: 'string' },
     child: { type: 'string' },
   },
@@ -187,14 +188,15 @@ async function pickTargets(snapshotsDir: string): Promise<Targets> {
   return { busy: rows.map((r) => r[0]), usernames: rows.map((r) => r[1]), ids: rows.map((r) => r[0]) }
 }
 
-/** The scale's snapshot under the OS temp folder, generated and built on first use. */
+/** The scale's snapshot under the OS temp folder, built on first use (raw data generated unless --raw is given). */
 async function ensureSnapshot(scale: ScaleName): Promise<string> {
   const root = path.join(os.tmpdir(), 'account-scoring-bench', scale)
   const snapshotsDir = path.join(root, 'snapshots')
   if (fs.existsSync(path.join(snapshotsDir, 'current'))) return snapshotsDir
   const date = new Date().toISOString().slice(0, 10)
-  await generateRaw({ scale, seed: 42, outDir: path.join(root, 'raw'), endDate: date })
-  await buildSnapshot({ rawDir: path.join(root, 'raw'), snapshotsDir, date })
+  const rawDir = values.raw ? path.resolve(values.raw) : path.join(root, 'raw')
+  if (!values.raw) await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date })
+  await buildSnapshot({ rawDir, snapshotsDir, date })
   return snapshotsDir
 }
 

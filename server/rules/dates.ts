@@ -25,9 +25,30 @@ export function formatDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10)
 }
 
-/** ISO 8601 UTC with milliseconds and `Z` (e.g. `subscribed_at`). */
+/** ISO 8601 UTC with milliseconds and `Z` (e.g. `subscribed_at`). Formatted by hand: it runs once per listed row. */
 export function isoUtcMillis(ms: number): string {
-  return new Date(ms).toISOString()
+  const day = Math.floor(ms / DAY_MS)
+  let rest = ms - day * DAY_MS
+  const millis = rest % 1000
+  rest = (rest - millis) / 1000
+  const seconds = rest % 60
+  rest = (rest - seconds) / 60
+  const minutes = rest % 60
+  const hours = (rest - minutes) / 60
+  return `${dayString(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+
+/** `YYYY-MM-DD` of a day, memoised (rows of one response share few days). */
+const dayStrings = new Map<number, string>()
+function dayString(day: number): string {
+  let text = dayStrings.get(day)
+  if (text === undefined) {
+    if (dayStrings.size > 100_000) dayStrings.clear()
+    dayStrings.set(day, (text = formatDay(day)))
+  }
+  return text
 }
 
 /** ISO 8601 with a `+00:00` offset and no fraction (the feed's `created_at`). */
