@@ -100,7 +100,7 @@ export function createAccessAdmin(records: AccountRecords, backend: Backend): Ac
           total: plan.monthlyQuota,
           used,
           remaining: Math.max(0, plan.monthlyQuota - used),
-          resetAt: counted ? new Date(Date.now() + counted.resetMs) : null,
+          resetAt: counted ? new Date(counted.resetAt) : null,
         },
         rate: parseRate(plan.rate),
       }

@@ -31,27 +31,30 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
         rateTotal: rate.total,
         rateWindowMs: PERIOD_MS[rate.period],
       })
+      const secondsUntil = (resetAt: number) => Math.max(1, Math.ceil((resetAt - counted.now) / 1000))
+      const quota = {
+        total: account.plan.monthlyQuota,
+        used: counted.quotaUsed,
+        remaining: Math.max(0, account.plan.monthlyQuota - counted.quotaUsed),
+        resetAt: new Date(counted.quotaResetAt),
+      }
       const limits = {
-        quota: {
-          total: account.plan.monthlyQuota,
-          used: counted.quotaUsed,
-          remaining: Math.max(0, account.plan.monthlyQuota - counted.quotaUsed),
-          resetAt: new Date(Date.now() + counted.quotaResetMs),
-        },
+        userId: account.userId,
+        quota,
         rate: {
           period: rate.period,
           total: rate.total,
           remaining: Math.max(0, rate.total - counted.rateUsed),
-          resetSeconds: Math.max(1, Math.ceil(counted.rateResetMs / 1000)),
+          resetSeconds: secondsUntil(counted.rateResetAt),
         },
       }
-      const headers = rateLimitHeaders(bucket, limits)
+      const quotaResetSeconds = secondsUntil(counted.quotaResetAt)
+      const headers = rateLimitHeaders(bucket, limits, quotaResetSeconds)
       if (counted.outcome === 'quota_exceeded') {
-        const retryAfter = String(Math.max(1, Math.ceil(counted.quotaResetMs / 1000)))
         throw new ApiError(
           'quota_exceeded',
-          `Monthly quota exceeded: ${limits.quota.used} of ${limits.quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
-          { ...headers, 'Retry-After': retryAfter },
+          `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
+          { ...headers, 'Retry-After': String(quotaResetSeconds) },
         )
       }
       if (counted.outcome === 'rate_limited') {
@@ -62,7 +65,7 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
           { ...headers, 'Retry-After': retryAfter },
         )
       }
-      return { userId: account.userId, ...limits, headers }
+      return { ...limits, headers }
     },
   }
 }

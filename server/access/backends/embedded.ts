@@ -69,23 +69,26 @@ class EmbeddedCounters implements Counters {
 
   async count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): Promise<CountResult> {
     const now = Date.now()
-    const quota = this.live(`quota:${userId}`, now)
-    const rate = this.live(`rate:${userId}:${bucket}:${rateWindowMs}`, now)
-    const quotaResetMs = quota.window ? quota.window.expiresAt - now : QUOTA_WINDOW_MS
-    const rateResetMs = rate.window ? rate.window.expiresAt - now : rateWindowMs
-    const quotaUsed = quota.window?.count ?? 0
-    const rateUsed = rate.window?.count ?? 0
-    if (quotaUsed >= quotaTotal) return { outcome: 'quota_exceeded', quotaUsed, quotaResetMs, rateUsed, rateResetMs }
-    if (rateUsed >= rateTotal) return { outcome: 'rate_limited', quotaUsed, quotaResetMs, rateUsed, rateResetMs }
-    this.increment(quota.key, quota.window, now + QUOTA_WINDOW_MS)
-    this.increment(rate.key, rate.window, now + rateWindowMs)
-    return { outcome: 'admitted', quotaUsed: quotaUsed + 1, quotaResetMs, rateUsed: rateUsed + 1, rateResetMs }
+    const quota = this.windowAt(`quota:${userId}`, QUOTA_WINDOW_MS, now)
+    const rate = this.windowAt(`rate:${userId}:${bucket}:${rateWindowMs}`, rateWindowMs, now)
+    const result = {
+      quotaUsed: quota.count,
+      quotaResetAt: quota.expiresAt,
+      rateUsed: rate.count,
+      rateResetAt: rate.expiresAt,
+      now,
+    }
+    if (quota.count >= quotaTotal) return { outcome: 'quota_exceeded', ...result }
+    if (rate.count >= rateTotal) return { outcome: 'rate_limited', ...result }
+    this.windows.set(quota.key, { count: ++result.quotaUsed, expiresAt: quota.expiresAt })
+    this.windows.set(rate.key, { count: ++result.rateUsed, expiresAt: rate.expiresAt })
+    this.dirty = true
+    return { outcome: 'admitted', ...result }
   }
 
-  async quota(userId: number): Promise<{ used: number; resetMs: number } | null> {
-    const now = Date.now()
-    const { window } = this.live(`quota:${userId}`, now)
-    return window ? { used: window.count, resetMs: window.expiresAt - now } : null
+  async quota(userId: number): Promise<{ used: number; resetAt: number } | null> {
+    const window = this.windows.get(`quota:${userId}`)
+    return window && window.expiresAt > Date.now() ? { used: window.count, resetAt: window.expiresAt } : null
   }
 
   async close(): Promise<void> {
@@ -94,19 +97,10 @@ class EmbeddedCounters implements Counters {
     await this.flushing
   }
 
-  private live(key: string, now: number): { key: string; window: Window | undefined } {
+  /** The window under `key` as it stands at `now`: the stored one while it runs, else a new empty one. */
+  private windowAt(key: string, windowMs: number, now: number): Window & { key: string } {
     const window = this.windows.get(key)
-    if (window && window.expiresAt <= now) {
-      this.windows.delete(key)
-      return { key, window: undefined }
-    }
-    return { key, window }
-  }
-
-  private increment(key: string, window: Window | undefined, expiresAt: number): void {
-    if (window) window.count++
-    else this.windows.set(key, { count: 1, expiresAt })
-    this.dirty = true
+    return window && window.expiresAt > now ? { key, ...window } : { key, count: 0, expiresAt: now + windowMs }
   }
 
   /** Queue one write of the current state; writes never overlap, and a failed one is retried by the next tick. */

@@ -11,21 +11,23 @@ export interface CountRequest {
 
 /**
  * What the counters decided. Only an admitted call is counted (in both counters); a refused one changes nothing.
- * `*ResetMs` is the time left in the current window (the full window when none is open yet).
+ * Times are epoch milliseconds on the counters' own clock (Redis' clock for Redis), so every instance reports the
+ * same reset time; a window not open yet would reset one full window after `now`.
  */
 export interface CountResult {
   outcome: 'admitted' | 'quota_exceeded' | 'rate_limited'
   quotaUsed: number
-  quotaResetMs: number
+  quotaResetAt: number
   rateUsed: number
-  rateResetMs: number
+  rateResetAt: number
+  now: number
 }
 
 /** Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot. */
 export interface Counters {
   count(request: CountRequest): Promise<CountResult>
   /** The monthly counter as it stands, without counting. */
-  quota(userId: number): Promise<{ used: number; resetMs: number } | null>
+  quota(userId: number): Promise<{ used: number; resetAt: number } | null>
 }
 
 /**

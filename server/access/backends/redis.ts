@@ -10,26 +10,41 @@ const NEXT_USER_ID_ITEM = 'access:next-user-id'
 
 /**
  * Check both windows, then count the call in both, in one script: Redis runs it atomically, so every server
- * instance on this Redis shares exact counters. Expiry is set when a window opens (PTTL < 0: absent or unset).
- * Returns { outcome (0 admitted, 1 quota exceeded, 2 rate limited), quota used, quota ttl, rate used, rate ttl }.
+ * instance on this Redis shares exact counters. A window is a hash { count, reset_at } that expires at reset_at
+ * (epoch ms on Redis' clock, so all instances report the same reset time).
+ * Returns { outcome (0 admitted, 1 quota exceeded, 2 rate limited), quota used, quota reset_at, rate used,
+ * rate reset_at, now }.
  */
 const COUNT_SCRIPT = `
-local quotaUsed = tonumber(redis.call('GET', KEYS[1]) or '0')
-local quotaTtl = redis.call('PTTL', KEYS[1])
-local rateUsed = tonumber(redis.call('GET', KEYS[2]) or '0')
-local rateTtl = redis.call('PTTL', KEYS[2])
-if quotaUsed >= tonumber(ARGV[1]) then return {1, quotaUsed, quotaTtl, rateUsed, rateTtl} end
-if rateUsed >= tonumber(ARGV[3]) then return {2, quotaUsed, quotaTtl, rateUsed, rateTtl} end
-quotaUsed = redis.call('INCR', KEYS[1])
-if quotaTtl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); quotaTtl = tonumber(ARGV[2]) end
-rateUsed = redis.call('INCR', KEYS[2])
-if rateTtl < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]); rateTtl = tonumber(ARGV[4]) end
-return {0, quotaUsed, quotaTtl, rateUsed, rateTtl}
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local function window(key, windowMs)
+  local state = redis.call('HMGET', key, 'count', 'reset_at')
+  local resetAt = tonumber(state[2])
+  if resetAt == nil or resetAt <= now then return 0, now + windowMs end
+  return tonumber(state[1]), resetAt
+end
+local function count(key, used, resetAt)
+  redis.call('HSET', key, 'count', used, 'reset_at', resetAt)
+  redis.call('PEXPIREAT', key, resetAt)
+end
+local quotaUsed, quotaResetAt = window(KEYS[1], tonumber(ARGV[2]))
+local rateUsed, rateResetAt = window(KEYS[2], tonumber(ARGV[4]))
+local outcome = 0
+if quotaUsed >= tonumber(ARGV[1]) then outcome = 1
+elseif rateUsed >= tonumber(ARGV[3]) then outcome = 2
+else
+  quotaUsed = quotaUsed + 1
+  rateUsed = rateUsed + 1
+  count(KEYS[1], quotaUsed, quotaResetAt)
+  count(KEYS[2], rateUsed, rateResetAt)
+end
+return {outcome, quotaUsed, quotaResetAt, rateUsed, rateResetAt, now}
 `
 const OUTCOMES = ['admitted', 'quota_exceeded', 'rate_limited'] as const
 
 type ScriptedRedis = Redis & {
-  countAccess(quotaKey: string, rateKey: string, ...args: number[]): Promise<[number, number, number, number, number]>
+  countAccess(quotaKey: string, rateKey: string, ...args: number[]): Promise<[number, number, number, number, number, number]>
 }
 
 /**
@@ -64,7 +79,7 @@ class RedisCounters implements Counters {
   constructor(private readonly client: ScriptedRedis) {}
 
   async count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): Promise<CountResult> {
-    const [outcome, quotaUsed, quotaTtl, rateUsed, rateTtl] = await this.client.countAccess(
+    const [outcome, quotaUsed, quotaResetAt, rateUsed, rateResetAt, now] = await this.client.countAccess(
       quotaKey(userId),
       rateKey(userId, bucket, rateWindowMs),
       quotaTotal,
@@ -72,18 +87,11 @@ class RedisCounters implements Counters {
       rateTotal,
       rateWindowMs,
     )
-    return {
-      outcome: OUTCOMES[outcome],
-      quotaUsed,
-      quotaResetMs: quotaTtl > 0 ? quotaTtl : QUOTA_WINDOW_MS,
-      rateUsed,
-      rateResetMs: rateTtl > 0 ? rateTtl : rateWindowMs,
-    }
+    return { outcome: OUTCOMES[outcome], quotaUsed, quotaResetAt, rateUsed, rateResetAt, now }
   }
 
-  async quota(userId: number): Promise<{ used: number; resetMs: number } | null> {
-    const replies = await this.client.multi().get(quotaKey(userId)).pttl(quotaKey(userId)).exec()
-    const [[, used], [, ttl]] = replies as [[null, string | null], [null, number]]
-    return used === null || ttl <= 0 ? null : { used: Number(used), resetMs: ttl }
+  async quota(userId: number): Promise<{ used: number; resetAt: number } | null> {
+    const [used, resetAt] = await this.client.hmget(quotaKey(userId), 'count', 'reset_at')
+    return used === null || Number(resetAt) <= Date.now() ? null : { used: Number(used), resetAt: Number(resetAt) }
   }
 }
