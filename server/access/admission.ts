@@ -8,7 +8,7 @@ import type { AccountRecords } from './records.ts'
 import type { AccessControl, Admission, Credentials } from './types.ts'
 
 /** The messages of the key errors; they never repeat the key. */
-export const KEY_ERROR_MESSAGES = {
+const KEY_ERROR_MESSAGES = {
   api_key_missing: 'API key is missing. Send it in the X-API-Key header.',
   api_key_invalid: 'API key is invalid.',
   api_key_revoked: 'API key has been revoked.',

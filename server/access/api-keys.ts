@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 
 /** Every key starts with this prefix, which the shared logger recognises and redacts. */
-export const KEY_PREFIX = 'ask_'
+const KEY_PREFIX = 'ask_'
 
 /** 32 random bytes: 256 bits of entropy, 43 base64url characters. */
 const KEY_BYTES = 32

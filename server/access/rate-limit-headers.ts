@@ -2,7 +2,7 @@ import type { Admission } from './types.ts'
 import { PERIOD_MS, QUOTA_WINDOW_MS } from './plans.ts'
 
 /** The policy name of the monthly quota in the headers; the rate policy is named after its bucket. */
-export const QUOTA_POLICY = 'monthly'
+const QUOTA_POLICY = 'monthly'
 
 /**
  * The IETF `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-10): one policy for the

@@ -22,7 +22,7 @@ export interface AccountRecord {
  * How long this process trusts an account record it has read. Changes made in this process apply at once; changes
  * made by another process (the operator CLI, another instance) apply within this time.
  */
-export const ACCOUNT_CACHE_MS = 1000
+const ACCOUNT_CACHE_MS = 1000
 
 const accountItem = (userId: number) => `access:accounts:${userId}`
 const keyItem = (hash: string) => `access:keys:${hash}`

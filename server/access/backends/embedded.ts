@@ -6,7 +6,7 @@ import { atomicFsDriver } from '../internal/atomic-fs-driver.ts'
 import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
 
 /** How often counted calls reach the disk: a crash loses at most this much counting. */
-export const COUNTERS_FLUSH_MS = 1000
+const COUNTERS_FLUSH_MS = 1000
 const COUNTERS_ITEM = 'counters.json'
 const NEXT_USER_ID_ITEM = 'access:next-user-id'
 

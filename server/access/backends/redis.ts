@@ -5,7 +5,7 @@ import { QUOTA_WINDOW_MS } from '../plans.ts'
 import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
 
 /** Every key this service writes in Redis starts with this namespace. */
-export const REDIS_BASE = 'scoring'
+const REDIS_BASE = 'scoring'
 const NEXT_USER_ID_ITEM = 'access:next-user-id'
 
 /**
