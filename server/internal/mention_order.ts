@@ -11,7 +11,7 @@ import type { Snapshot } from '../snapshot/types.ts'
 export type MentionValue = 'favorites' | 'retweets' | 'replies' | 'views' | 'score'
 
 /** Targets with at least this many mentions have their orders kept for the snapshot's lifetime. */
-const KEEP_FROM_ROWS = 2048
+export const KEEP_FROM_ROWS = 512
 
 const kept = new WeakMap<Snapshot, Map<string, Int32Array>>()
 
