@@ -14,9 +14,10 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { log, progress } from './log.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
 import { AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
-import { validateRaw, type RawFileInfo } from './validate-raw.ts'
+import { assertRawUnchanged, validateRaw, type RawFileInfo } from './validate-raw.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import { addDays, loadScoreHistory, writeScoreHistory } from './history.ts'
+import { loadLookups } from './lookups.ts'
 import { pruneSnapshots, swapCurrent, writeMarts, type Manifest } from './publish.ts'
 
 export interface BuildOptions {
@@ -28,6 +29,8 @@ export interface BuildOptions {
   keep?: number
   /** also score the N previous dates from the raw scans as of each date (score history for a fresh install) */
   backfillDays?: number
+  /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; none when absent */
+  lookupsDir?: string
 }
 
 export interface BuildResult {
@@ -116,6 +119,7 @@ export async function runModels(
   await backfill(conn, opts)
   await setVariables(conn, { build_date: { date: opts.date } })
   await loadScoreHistory(conn, path.resolve(opts.snapshotsDir), opts.date)
+  await loadLookups(conn, opts.lookupsDir)
   await runScore(conn, runStep)
   bar?.tick()
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
@@ -135,7 +139,12 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     const { conn } = db
     const bar = progress('build', STEPS)
     const rawFiles = await runModels(conn, opts, bar)
-    await runAudits(conn, bar)
+    try {
+      await runAudits(conn, bar)
+    } finally {
+      // a raw folder replaced mid-build explains a failed audit better than the audit does
+      assertRawUnchanged(path.resolve(opts.rawDir), rawFiles)
+    }
     await writeScoreHistory(conn, snapshotsDir, opts.date)
 
     fs.mkdirSync(tempDir)
@@ -148,7 +157,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       build_date: opts.date,
       built_at: started.toISOString(),
       raw_source: path.resolve(opts.rawDir),
-      raw_files: rawFiles,
+      raw_files: rawFiles.map(({ file, rows, sha256 }) => ({ file, rows, sha256 })),
       files,
       score_params: SCORE_PARAMS,
     }

@@ -7,8 +7,6 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { runSqlFile, setVariables, sqlString } from './duckdb.ts'
 
-export const LOOKBACK_DAYS = [1, 7, 30]
-
 export function historyDir(snapshotsDir: string): string {
   return path.join(snapshotsDir, 'history', 'scores')
 }
@@ -34,10 +32,13 @@ export async function writeScoreHistory(conn: DuckDBConnection, snapshotsDir: st
   return final
 }
 
-/** Load the history files of build_date - 1/7/30 days that exist into stg_score_history. */
+/** Days of score history the build reads (score_history.parquet spans them; the look-backs are 1, 7 and 30). */
+export const HISTORY_DAYS = 365
+
+/** Load the history files of the HISTORY_DAYS days before `date` that exist into stg_score_history. */
 export async function loadScoreHistory(conn: DuckDBConnection, snapshotsDir: string, date: string): Promise<string[]> {
   const loaded: string[] = []
-  for (const days of LOOKBACK_DAYS) {
+  for (let days = HISTORY_DAYS - 1; days >= 1; days--) {
     const day = addDays(date, -days)
     const file = path.join(historyDir(snapshotsDir), `${day}.parquet`)
     if (!fs.existsSync(file)) continue

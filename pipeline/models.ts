@@ -5,7 +5,7 @@
 export const STAGING = [
   'stg_accounts', 'stg_previous_usernames', 'stg_friends', 'stg_categories', 'stg_tag_categories', 'stg_tags',
   'stg_account_categories', 'stg_account_tags', 'stg_follow_scans', 'stg_follower_counts', 'stg_tweets',
-  'stg_score_history',
+  'stg_score_history', 'stg_lookups',
 ]
 
 /** Models the score needs, up to the seed vector; the runner then repeats int_score_iteration and ends with int_scores. */
@@ -16,7 +16,7 @@ export const SCORES = 'int_scores'
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
   'int_follow_islands', 'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series',
-  'int_bucket_members', 'int_window_gains', 'int_tweets',
+  'int_bucket_members', 'int_window_gains', 'int_tweets', 'int_growth',
 ]
 
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */
@@ -24,6 +24,8 @@ export const MARTS = [
   'accounts', 'previous_usernames', 'categories', 'tag_categories', 'tags', 'account_categories', 'account_tags',
   'smart_followers', 'categorized_followers_count', 'followers_count_history', 'followers_diff',
   'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
+  // the operations of docs/extra-operations.md
+  'score_history', 'trending', 'top_researched', 'smart_mentions',
 ]
 
 /** Zero-row checks run before anything is published. */

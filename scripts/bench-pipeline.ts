@@ -70,8 +70,10 @@ function runChild(rawDir: string): Promise<{ ms: number; maxRssBytes: number; st
       for (const line of lines) {
         if (!line.startsWith('{')) continue
         const event = JSON.parse(line)
-        if (event.event === 'build.step') steps.push(event)
-        else if (event.event === 'progress') process.stderr.write(`  ${event.task} ${event.pct}%\n`)
+        if (event.event === 'build.step') {
+          steps.push(event)
+          process.stderr.write(`  ${event.layer}/${event.step}: ${event.rows} rows, ${event.ms} ms\n`)
+        }
         else if (event.level === 'error') process.stderr.write(line + '\n')
       }
     })

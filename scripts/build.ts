@@ -1,6 +1,7 @@
 /**
- * Nightly build CLI: `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N]`.
- * Defaults: raw `raw`, snapshots `snapshots` (or SNAPSHOT_KEEP for --keep), date = today (UTC).
+ * Nightly build CLI:
+ * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N] [--lookups DIR]`.
+ * Defaults: raw `raw`, snapshots `snapshots`, keep SNAPSHOT_KEEP or 7, date = today (UTC), lookups `data/lookups`.
  * Exits 1 with the file, row and reason when the raw input is rejected, or the audit and sample rows when an audit
  * fails; `snapshots/current` is then untouched.
  */
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
     keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
     backfill: { type: 'string', default: '0' },
+    lookups: { type: 'string', default: 'data/lookups' },
   },
 })
 
@@ -39,6 +41,7 @@ try {
     date: values.date,
     keep: positiveInt('keep', values.keep),
     backfillDays: positiveInt('backfill', values.backfill),
+    lookupsDir: values.lookups,
   })
   console.log(`published ${result.snapshotId} → ${result.dir}`)
 } catch (error) {

@@ -18,9 +18,24 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
 
+/** The server's lookup logs: one line per resolved account lookup (plus an unknown id and a torn last line). */
+function writeLookups(): string {
+  const dir = tempDir('pipeline-lookups')
+  const line = (at: string, k: number) => JSON.stringify({ at, operation: 'get_platform_info', platform_id: id(k) })
+  fs.writeFileSync(path.join(dir, '2026-11-20.ndjson'), [
+    line('2026-11-16T10:00:00Z', 7), line('2026-11-20T09:00:00Z', 1), line('2026-11-20T09:30:00Z', 1),
+    line('2026-10-01T00:00:00Z', 12),
+  ].join('\n') + '\n')
+  fs.writeFileSync(path.join(dir, '2026-11-22.ndjson'), [
+    line('2026-11-22T00:00:00Z', 4), line('2026-11-22T23:59:59Z', 4), line('2026-11-22T12:00:00Z', 1),
+    line('2026-11-22T12:00:00Z', 99), line('2026-11-23T00:00:01Z', 1), '{"at": "2026-11-22T13:',
+  ].join('\n'))
+  return dir
+}
+
 const built = (async () => {
   const raw = await writeRaw(tempDir('pipeline-raw'), baseRaw())
-  return buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('pipeline-snapshots'), date: BUILD_DATE })
+  return buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('pipeline-snapshots'), date: BUILD_DATE, lookupsDir: writeLookups() })
 })()
 
 async function rows(file: string, sql?: string) {
@@ -281,6 +296,46 @@ Mentions('mentions :: one row per known mentioned account and tweet, no self-men
   )
 })
 
+const Extra = suite('extra operations (docs/extra-operations.md)')
+
+Extra('smart_mentions :: the mentions whose author is smart', async () => {
+  // 501 by 4 (smart) mentions 1 and 7; 502 (unknown author) and 503 (friend-only author) drop out
+  assert.equal((await rows('smart_mentions')).map((r) => [r.target_id, r.tweet_idx, r.author_id]), [
+    [id(1), 1, id(4)],
+    [id(7), 1, id(4)],
+  ])
+})
+
+Extra('score_history :: this build\'s scores > 0 when no earlier history exists', async () => {
+  const scored = (await rows('accounts')).filter((a) => (a.platform_score as number) > 0)
+  assert.equal(
+    (await rows('score_history')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
+    scored.map((a) => [a.account_idx, BUILD_DATE, a.platform_score, a.rank]),
+  )
+})
+
+Extra('trending :: smart-follower growth against the follow state days ago, no score metric without history', async () => {
+  const growth = (await rows('trending')).map((r) => [r.days, r.metric, r.rank, r.platform_id, r.growth, Number(r.smart_followers_diff), r.platform_score_diff])
+  const expand = (days: number, items: [number, number][]) =>
+    items.map(([k, g], i) => [days, 'smart_followers', i + 1, id(k), g, g, 0])
+  assert.equal(growth, [
+    // 11-21: 3 → 5 and 6 → 7 are not yet there
+    ...expand(1, [[5, 1], [7, 1]]),
+    // 11-15: 5 had just unfollowed 6; 1 → 7, 1 → 13, 2 → 12 came later; 5 lost 1 and gained 3
+    ...expand(7, [[7, 2], [6, 1], [12, 1], [13, 1]]),
+    // 10-23: before any scan, so every current smart follower is growth
+    ...expand(30, [[4, 4], [1, 3], [5, 2], [7, 2], [2, 1], [6, 1], [10, 1], [11, 1], [12, 1], [13, 1]]),
+  ])
+})
+
+Extra('top_researched :: lookups per window ending on the build date, known accounts only', async () => {
+  assert.equal((await rows('top_researched')).map((r) => [r.days, r.rank, r.platform_id, Number(r.lookups)]), [
+    [1, 1, id(4), 2], [1, 2, id(1), 1],
+    [7, 1, id(1), 3], [7, 2, id(4), 2], [7, 3, id(7), 1],
+    [30, 1, id(1), 3], [30, 2, id(4), 2], [30, 3, id(7), 1],
+  ])
+})
+
 const Manifest = suite('manifest')
 
 Manifest('manifest :: every file with rows, sha256 and schema; score params; raw files', async () => {
@@ -301,4 +356,4 @@ Manifest('manifest :: every file with rows, sha256 and schema; score params; raw
   assert.is(onDisk.score_params.alpha, 0.85)
 })
 
-for (const s of [Accounts, Reference, SmartFollowers, Categorized, Followers, Friendship, SmartFollows, Mentions, Manifest]) s.run()
+for (const s of [Accounts, Reference, SmartFollowers, Categorized, Followers, Friendship, SmartFollows, Mentions, Extra, Manifest]) s.run()

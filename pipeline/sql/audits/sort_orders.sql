@@ -48,4 +48,24 @@ where rowid <> expected or tweet_idx <> expected
 union all
 select 'mentions', rowid from (
   select rowid, row_number() over (order by target_idx, created_at desc, tweet_idx) - 1 as expected from mentions)
+where rowid <> expected
+union all
+select 'score_history', rowid from (
+  select rowid, row_number() over (order by account_idx, date desc) - 1 as expected from score_history)
+where rowid <> expected
+union all
+select 'trending', rowid from (
+  select rowid, rank, row_number() over (order by days, metric, growth desc, platform_id) - 1 as expected,
+    row_number() over (partition by days, metric order by growth desc, platform_id) as expected_rank
+  from trending)
+where rowid <> expected or rank <> expected_rank
+union all
+select 'top_researched', rowid from (
+  select rowid, rank, row_number() over (order by days, lookups desc, platform_id) - 1 as expected,
+    row_number() over (partition by days order by lookups desc, platform_id) as expected_rank
+  from top_researched)
+where rowid <> expected or rank <> expected_rank
+union all
+select 'smart_mentions', rowid from (
+  select rowid, row_number() over (order by target_idx, tweet_idx) - 1 as expected from smart_mentions)
 where rowid <> expected;
