@@ -160,7 +160,7 @@ Followed('filters :: a non-numeric element ignores the whole list; empty element
   const { get } = await setup()
   const { id, t1, t2, c1 } = await duplicateCase()
   const unfiltered = (await get(OP, { platform_id: id, size: 25 })).body
-  for (const params of [{ tag_ids: `${t1},x` }, { tag_ids: `${t1}, 2.5` }, { category_ids: `abc,${c1}` }, { tag_ids: ',,' }]) {
+  for (const params of [{ tag_ids: `${t1},x` }, { tag_ids: `${t1}, 2.5` }, { category_ids: `abc,${c1}` }, { tag_ids: ',,' }] as Record<string, string>[]) {
     assert.equal((await get(OP, { platform_id: id, size: 25, ...params })).body, unfiltered, JSON.stringify(params))
   }
   const clean = (await get(OP, { platform_id: id, size: 25, tag_ids: `${t1},${t2}` })).body

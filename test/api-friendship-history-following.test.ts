@@ -153,7 +153,7 @@ Following('filters :: a non-numeric element ignores the whole list; empty elemen
   const { get } = await setup()
   const source = await busiestSource()
   const unfiltered = (await get(OP, { platform_id: source, size: 25 })).body
-  for (const params of [{ tag_ids: '1,x' }, { category_ids: '1;2' }, { category_ids: ' , ' }]) {
+  for (const params of [{ tag_ids: '1,x' }, { category_ids: '1;2' }, { category_ids: ' , ' }] as Record<string, string>[]) {
     assert.equal((await get(OP, { platform_id: source, size: 25, ...params })).body, unfiltered, JSON.stringify(params))
   }
   const clean = (await get(OP, { platform_id: source, size: 25, category_ids: '1,3' })).body

@@ -200,7 +200,7 @@ Mentioners('filters :: tag_id and category_id keep matching mentioners (AND); no
     assert.equal(res.body.mentioners, rows.slice(0, 100))
   }
   const unfiltered = (await get(OP, { platform_id: a.id, ...window, size: 100 })).body
-  for (const filter of [{ tag_id: 'abc' }, { category_id: '1x' }, { tag_id: 'x', category_id: 'y' }]) {
+  for (const filter of [{ tag_id: 'abc' }, { category_id: '1x' }, { tag_id: 'x', category_id: 'y' }] as Record<string, string>[]) {
     assert.equal((await get(OP, { platform_id: a.id, ...window, ...filter, size: 100 })).body, unfiltered, JSON.stringify(filter))
   }
 })

@@ -123,7 +123,7 @@ function remaining(headers: Headers, bucket: string): number {
 
 Alpha('alias :: identical parameters and response to get_smart_follows', async () => {
   const { get } = await setup()
-  for (const params of [{}, { days: 30, bucket: 'VC', by: 'score', sort: 'asc', size: 3, page: 2 }, { days: 1, by: 'followers' }, { days: 5 }, { by: 'x' }]) {
+  for (const params of [{}, { days: 30, bucket: 'VC', by: 'score', sort: 'asc', size: 3, page: 2 }, { days: 1, by: 'followers' }, { days: 5 }, { by: 'x' }] as Record<string, string | number>[]) {
     assert.equal((await get('get_alpha', params)).body, (await get('get_smart_follows', params)).body, JSON.stringify(params))
   }
 })
