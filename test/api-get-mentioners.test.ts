@@ -153,7 +153,16 @@ for (const [by, [desc, asc]] of Object.entries(ORDERS)) {
     const down = await get(OP, { platform_id: a.id, ...window, by, size: 100 })
     assert.equal(down.body.mentioners, (await expected(a.id, ...range(window.date_from, window.date_to), desc)).slice(0, 100))
     const up = await get(OP, { platform_id: a.id, ...window, by, sort: 'Asc', size: 100 })
-    assert.equal(up.body.mentioners, (await expected(a.id, ...range(window.date_from, window.date_to), asc)).slice(0, 100))
+    const ascending = await expected(a.id, ...range(window.date_from, window.date_to), asc)
+    assert.equal(up.body.mentioners, ascending.slice(0, 100))
+    // small pages near the start (the server orders only the rows up to the page) and one past the middle
+    const descending = await expected(a.id, ...range(window.date_from, window.date_to), desc)
+    for (const [sort, rows] of [['asc', ascending], ['desc', descending]] as const) {
+      for (const [size, page] of [[5, 1], [5, 2], [7, 3], [3, 30]]) {
+        const res = await get(OP, { platform_id: a.id, ...window, by, sort, size, page })
+        assert.equal(res.body.mentioners, rows.slice((page - 1) * size, page * size), `${sort} size ${size} page ${page}`)
+      }
+    }
   })
 }
 

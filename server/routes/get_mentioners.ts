@@ -2,6 +2,7 @@
  * GET /api/v1/get_mentioners — distinct tracked accounts that mentioned the target within a window (rolling `days`
  * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
  */
+import { firstInOrder } from '../internal/first_in_order.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedCategories, prefixedTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -92,12 +93,13 @@ export default defineOperation({
       if (categoryId !== null && !hasLabel(snapshot.accountCategories, author, categoryId)) continue
       authors.add(author)
     }
-    // descending by the column, ties by platform_id ascending (= account_idx); ascending is that order reversed
+    // descending by the column, ties by platform_id ascending (= account_idx); ascending is that order reversed.
+    // Only the rows up to the requested page are put in order.
     const value = by === 'score' ? a.platformScore : a.followersCount
-    const ordered = [...authors].sort((x, y) => value[y] - value[x] || x - y)
-    if (ascending) ordered.reverse()
-    const { start, end } = pageRange(request, ordered.length)
-    const items = ordered.slice(start, end).map((m) => ({
+    const descending = (x: number, y: number) => value[y] - value[x] || x - y
+    const { start, end } = pageRange(request, authors.size)
+    const page = firstInOrder([...authors], end, ascending ? (x, y) => descending(y, x) : descending).slice(start)
+    const items = page.map((m) => ({
       platform_id: a.platformId[m],
       username: a.username[m],
       name: a.name[m],
@@ -106,7 +108,7 @@ export default defineOperation({
       platform_score: a.platformScore[m],
       followers_count: a.followersCount[m],
     }))
-    return pagedBody(request, ordered.length, 'mentioners', items, {
+    return pagedBody(request, authors.size, 'mentioners', items, {
       platform_id: a.platformId[target],
       username: a.username[target],
       name: a.name[target],
