@@ -3,7 +3,7 @@
  * kinds (INTEGER, DOUBLE, UBIGINT, VARCHAR) so the copy is a typed-array `set` per chunk, never a per-value
  * conversion (except strings).
  */
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api'
 
 /** The typed-array view DuckDB exposes on fixed-width vectors (DuckDB memory: copy, never keep). */
 function items<T>(vector: DuckDBVector): T {
@@ -59,4 +59,69 @@ export class OffsetsBuilder {
     for (let i = 1; i < this.offsets.length; i++) this.offsets[i] += this.offsets[i - 1]
     return this.offsets
   }
+}
+
+/** Rows per aggregated string: one decode per group instead of one per value (~50x faster for millions of rows). */
+const STRING_GROUP_ROWS = 16_384
+const NULL_MARK = '\u0001'
+
+/**
+ * Every value of a VARCHAR expression in the order of `dense` (a 0..N-1 row-number column), NULL as null.
+ * Values are joined per group of rows in DuckDB, decoded once and split on NUL (removed from values).
+ * @example await readStrings(conn, "read_parquet('accounts.parquet')", 'username', 'account_idx', count)
+ */
+export async function readStrings(
+  conn: DuckDBConnection,
+  source: string,
+  expression: string,
+  dense: string,
+  rows: number,
+): Promise<(string | null)[]> {
+  const out: (string | null)[] = new Array(rows)
+  await scan(
+    conn,
+    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g,
+            string_agg(coalesce(replace(${expression}, chr(0), ''), chr(1)), chr(0) ORDER BY ${dense})
+     FROM ${source} GROUP BY g ORDER BY g`,
+    (chunk) => {
+      const group = int32Items(chunk.getColumnVector(0))
+      const joined = chunk.getColumnVector(1)
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const values = (joined.getItem(i) as string).split('\0')
+        const base = group[i] * STRING_GROUP_ROWS
+        for (let k = 0; k < values.length; k++) out[base + k] = values[k] === NULL_MARK ? null : values[k]
+      }
+    },
+  )
+  return out
+}
+
+/**
+ * The UTF-8 bytes of a VARCHAR expression, back to back in `dense` order: `bytes` and `offsets` (row i is
+ * offsets[i]..offsets[i+1]); NULL and '' are both empty (callers keep nullness separately).
+ */
+export async function readUtf8(
+  conn: DuckDBConnection,
+  source: string,
+  expression: string,
+  dense: string,
+  rows: number,
+): Promise<{ bytes: Buffer; offsets: Float64Array }> {
+  const offsets = new Float64Array(rows + 1)
+  await scan(conn, `SELECT coalesce(strlen(${expression}), 0)::DOUBLE FROM ${source} ORDER BY ${dense}`, (chunk, offset) => {
+    copyInto(offsets, float64Items(chunk.getColumnVector(0)), chunk.rowCount, offset + 1)
+  })
+  for (let i = 1; i <= rows; i++) offsets[i] += offsets[i - 1]
+  const bytes = Buffer.allocUnsafe(offsets[rows])
+  await scan(
+    conn,
+    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g, encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense}))
+     FROM ${source} GROUP BY g ORDER BY g`,
+    (chunk) => {
+      const group = int32Items(chunk.getColumnVector(0))
+      const joined = chunk.getColumnVector(1) as DuckDBBlobVector
+      for (let i = 0; i < chunk.rowCount; i++) bytes.set(joined.getItemBytes(i)!, offsets[group[i] * STRING_GROUP_ROWS])
+    },
+  )
+  return { bytes, offsets }
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
-import { OffsetsBuilder, copyInto, float64Items, int32Items, scan, uint64Items } from '../internal/columns.ts'
+import { OffsetsBuilder, copyInto, float64Items, int32Items, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
 import type {
   AccountLabels,
   Accounts,
@@ -40,7 +40,8 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const conn = await instance.connect()
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
-    const accounts = await loadAccounts(conn, file('accounts.parquet'))
+    const step = stepTimer()
+    const accounts = await step('accounts', loadAccounts(conn, file('accounts.parquet')))
     const n = accounts.count
     const categories = await loadReferences(conn, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)
     const tagCategories = await loadReferences(
@@ -55,23 +56,23 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       loadedAt: new Date(),
       loadMs: 0,
       accounts,
-      ...(await usernameLookups(conn, file('previous_usernames.parquet'), accounts)),
-      previousUsernames: await loadPreviousUsernames(conn, n, file('previous_usernames.parquet')),
+      ...(await step('lookups', usernameLookups(conn, file('previous_usernames.parquet'), accounts))),
+      previousUsernames: await step('previousUsernames', loadPreviousUsernames(conn, n, file('previous_usernames.parquet'))),
       categories,
       categoryById: new Map(categories.map((c) => [c.id, c])),
       tagCategories,
       tags,
       tagById: new Map(tags.map((t) => [t.id, t])),
-      accountCategories: await loadLabels(conn, n, file('account_categories.parquet'), 'category_id'),
-      accountTags: await loadLabels(conn, n, file('account_tags.parquet'), 'tag_id'),
-      smartFollowers: await loadSmartFollowers(conn, n, file('smart_followers.parquet')),
-      categorizedCounts: await loadCategorizedCounts(conn, n, file('categorized_followers_count.parquet')),
-      followersCountHistory: await loadFollowersCountHistory(conn, n, file('followers_count_history.parquet')),
-      friendshipFollowed: await loadFriendshipFollowed(conn, n, file('friendship_followed.parquet')),
-      friendshipFollowing: await loadFriendshipFollowing(conn, n, file('friendship_following.parquet')),
-      smartFollows: await loadSmartFollows(conn, file('smart_follows.parquet')),
-      tweets: await loadTweets(conn, file('tweets.parquet')),
-      mentions: await loadMentions(conn, n, file('mentions.parquet')),
+      accountCategories: await step('accountCategories', loadLabels(conn, n, file('account_categories.parquet'), 'category_id')),
+      accountTags: await step('accountTags', loadLabels(conn, n, file('account_tags.parquet'), 'tag_id')),
+      smartFollowers: await step('smartFollowers', loadSmartFollowers(conn, n, file('smart_followers.parquet'))),
+      categorizedCounts: await step('categorizedCounts', loadCategorizedCounts(conn, n, file('categorized_followers_count.parquet'))),
+      followersCountHistory: await step('followersCountHistory', loadFollowersCountHistory(conn, n, file('followers_count_history.parquet'))),
+      friendshipFollowed: await step('friendshipFollowed', loadFriendshipFollowed(conn, n, file('friendship_followed.parquet'))),
+      friendshipFollowing: await step('friendshipFollowing', loadFriendshipFollowing(conn, n, file('friendship_following.parquet'))),
+      smartFollows: await step('smartFollows', loadSmartFollows(conn, file('smart_follows.parquet'))),
+      tweets: await step('tweets', loadTweets(conn, file('tweets.parquet'))),
+      mentions: await step('mentions', loadMentions(conn, n, file('mentions.parquet'))),
     }
     snapshot.loadMs = Date.now() - started
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
@@ -82,6 +83,16 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   }
 }
 
+/** Awaits one loading step and logs its duration (debug level). */
+function stepTimer() {
+  return async <T>(name: string, work: Promise<T>): Promise<T> => {
+    const started = Date.now()
+    const result = await work
+    log.debug('snapshot.load_step', { step: name, ms: Date.now() - started })
+    return result
+  }
+}
+
 async function countRows(conn: DuckDBConnection, source: string): Promise<number> {
   const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${source}`)
   return reader.getRows()[0][0] as number
@@ -89,14 +100,15 @@ async function countRows(conn: DuckDBConnection, source: string): Promise<number
 
 async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Accounts> {
   const count = await countRows(conn, source)
+  const strings = (expression: string) => readStrings(conn, source, expression, 'account_idx', count)
   const a: Accounts = {
     count,
-    platformId: new Array(count),
-    username: new Array(count),
-    slug: new Array(count),
-    name: new Array(count),
-    description: new Array(count),
-    profileImage: new Array(count),
+    platformId: (await strings('platform_id::VARCHAR')) as string[],
+    username: (await strings('username')) as string[],
+    slug: await strings('slug'),
+    name: await strings('name'),
+    description: (await strings("coalesce(description, '')")) as string[],
+    profileImage: await strings('profile_image'),
     blueVerified: new Uint8Array(count),
     isTracked: new Uint8Array(count),
     isMonitored: new Uint8Array(count),
@@ -110,27 +122,21 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
   const flags = [a.blueVerified, a.isTracked, a.isMonitored, a.isSmart]
   await scan(
     conn,
-    `SELECT platform_id::VARCHAR, username, slug, name, coalesce(description, ''), profile_image,
-            blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
+    `SELECT blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
             platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
             smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER
      FROM ${source} ORDER BY account_idx`,
     (chunk, offset) => {
       const rows = chunk.rowCount
-      const strings = [a.platformId, a.username, a.slug, a.name, a.description, a.profileImage]
-      strings.forEach((target, c) => {
-        const v = chunk.getColumnVector(c)
-        for (let i = 0; i < rows; i++) target[offset + i] = v.getItem(i) as string
-      })
       flags.forEach((target, f) => {
-        const values = int32Items(chunk.getColumnVector(6 + f))
+        const values = int32Items(chunk.getColumnVector(f))
         for (let i = 0; i < rows; i++) target[offset + i] = values[i]
       })
-      copyInto(a.platformScore, float64Items(chunk.getColumnVector(10)), rows, offset)
-      copyInto(a.graphScore, float64Items(chunk.getColumnVector(11)), rows, offset)
-      copyInto(a.followersCount, float64Items(chunk.getColumnVector(12)), rows, offset)
-      copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(13)), rows, offset)
-      copyInto(a.rank, int32Items(chunk.getColumnVector(14)), rows, offset)
+      copyInto(a.platformScore, float64Items(chunk.getColumnVector(4)), rows, offset)
+      copyInto(a.graphScore, float64Items(chunk.getColumnVector(5)), rows, offset)
+      copyInto(a.followersCount, float64Items(chunk.getColumnVector(6)), rows, offset)
+      copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(7)), rows, offset)
+      copyInto(a.rank, int32Items(chunk.getColumnVector(8)), rows, offset)
     },
   )
   return a
@@ -370,28 +376,26 @@ async function loadSmartFollows(conn: DuckDBConnection, source: string): Promise
 
 async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweets> {
   const count = await countRows(conn, source)
-  const [[textBytesTotal]] = (
-    await conn.runAndReadAll(`SELECT coalesce(sum(strlen(text)), 0)::DOUBLE FROM ${source}`)
-  ).getRows()
+  const text = await readUtf8(conn, source, 'text', 'tweet_idx', count)
   const t: Tweets = {
     count,
     tweetId: new BigUint64Array(count),
     authorId: new BigUint64Array(count),
     authorIdx: new Int32Array(count),
     createdAtMs: new Float64Array(count),
-    textBytes: Buffer.allocUnsafe(textBytesTotal as number),
-    textOffsets: new Float64Array(count + 1),
+    textBytes: text.bytes,
+    textOffsets: text.offsets,
     textIsNull: new Uint8Array(count),
     favorites: new Float64Array(count),
     retweets: new Float64Array(count),
     replies: new Float64Array(count),
     views: new Float64Array(count),
   }
-  let written = 0
+  const textIsNull = new Int32Array(count)
   await scan(
     conn,
     `SELECT tweet_id::UBIGINT, author_id::UBIGINT, coalesce(author_idx, -1)::INTEGER, epoch_ms(created_at)::DOUBLE,
-            text, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
+            (text IS NULL)::INTEGER, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
      FROM ${source} ORDER BY tweet_idx`,
     (chunk, offset) => {
       const rows = chunk.rowCount
@@ -399,20 +403,14 @@ async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweet
       copyInto(t.authorId, uint64Items(chunk.getColumnVector(1)), rows, offset)
       copyInto(t.authorIdx, int32Items(chunk.getColumnVector(2)), rows, offset)
       copyInto(t.createdAtMs, float64Items(chunk.getColumnVector(3)), rows, offset)
-      const text = chunk.getColumnVector(4)
-      for (let i = 0; i < rows; i++) {
-        const value = text.getItem(i) as string | null
-        t.textOffsets[offset + i] = written
-        if (value === null) t.textIsNull[offset + i] = 1
-        else written += t.textBytes.write(value, written, 'utf8')
-      }
+      copyInto(textIsNull, int32Items(chunk.getColumnVector(4)), rows, offset)
       copyInto(t.favorites, float64Items(chunk.getColumnVector(5)), rows, offset)
       copyInto(t.retweets, float64Items(chunk.getColumnVector(6)), rows, offset)
       copyInto(t.replies, float64Items(chunk.getColumnVector(7)), rows, offset)
       copyInto(t.views, float64Items(chunk.getColumnVector(8)), rows, offset)
     },
   )
-  t.textOffsets[count] = written
+  t.textIsNull.set(textIsNull)
   return t
 }
 
