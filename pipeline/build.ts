@@ -13,7 +13,7 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log, progress } from './log.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
-import { AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
+import { KEPT_AFTER_MARTS, AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
 import { assertRawUnchanged, validateRaw, type RawFileInfo } from './validate-raw.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import { addDays, loadScoreHistory, writeScoreHistory } from './history.ts'
@@ -124,7 +124,16 @@ export async function runModels(
   bar?.tick()
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
   for (const model of MARTS) await runStep('marts', model)
+  await dropIntermediates(conn)
   return rawFiles
+}
+
+/** Free the memory of intermediate tables nothing reads any more before auditing and writing Parquet. */
+async function dropIntermediates(conn: DuckDBConnection): Promise<void> {
+  const tables = await queryRows(conn, `select table_name from duckdb_tables() where starts_with(table_name, 'int_')`)
+  for (const { table_name } of tables) {
+    if (!KEPT_AFTER_MARTS.includes(String(table_name))) await conn.run(`drop table ${table_name}`)
+  }
 }
 
 export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {

@@ -28,5 +28,9 @@ export const MARTS = [
   'score_history', 'trending', 'top_researched', 'smart_mentions',
 ]
 
+/** Intermediate tables read after the marts (by the audits, and int_scores by the score history); the runner drops
+ * every other int_* table once the marts exist. */
+export const KEPT_AFTER_MARTS = ['int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores']
+
 /** Zero-row checks run before anything is published. */
 export const AUDITS = ['not_null_ids', 'unique_keys', 'scores_in_range', 'edge_ends_exist', 'list_caps', 'sort_orders']

@@ -51,11 +51,11 @@ top_followers as (
   group by w.days, w.bucket, w.target_id
 ),
 followers_ago as (
-  select s.platform_id, w.days, arg_max(s.followers_count, s.date) as followers_count
+  select s.platform_id, r.days, arg_max(s.followers_count, s.date) as followers_count
   from int_followers_series s
-  cross join (select unnest([1, 7, 30]) as days) w
-  where s.date <= getvariable('build_date') - w.days
-  group by s.platform_id, w.days
+  join (select distinct days, target_id from ranked) r on r.target_id = s.platform_id
+  where s.date <= getvariable('build_date') - r.days
+  group by s.platform_id, r.days
 ),
 items as (
   select
