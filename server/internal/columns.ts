@@ -34,9 +34,9 @@ export async function scan(
   return offset
 }
 
-/** Copy the first `rows` values of a fixed-width vector into `target` at `offset`. */
+/** Copy the first `rows` values of a fixed-width vector into `target` at `offset` (converting to the target's type). */
 export function copyInto(
-  target: Int32Array | Float64Array | BigUint64Array,
+  target: Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array,
   source: Int32Array | Float64Array | BigUint64Array,
   rows: number,
   offset: number,
@@ -106,12 +106,14 @@ export async function readUtf8(
   expression: string,
   dense: string,
   rows: number,
-): Promise<{ bytes: Buffer; offsets: Float64Array }> {
-  const offsets = new Float64Array(rows + 1)
+): Promise<{ bytes: Buffer; offsets: Uint32Array }> {
+  const lengths = new Float64Array(rows + 1)
   await scan(conn, `SELECT coalesce(strlen(${expression}), 0)::DOUBLE FROM ${source} ORDER BY ${dense}`, (chunk, offset) => {
-    copyInto(offsets, float64Items(chunk.getColumnVector(0)), chunk.rowCount, offset + 1)
+    copyInto(lengths, float64Items(chunk.getColumnVector(0)), chunk.rowCount, offset + 1)
   })
-  for (let i = 1; i <= rows; i++) offsets[i] += offsets[i - 1]
+  for (let i = 1; i <= rows; i++) lengths[i] += lengths[i - 1]
+  if (lengths[rows] > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
+  const offsets = Uint32Array.from(lengths)
   const bytes = Buffer.allocUnsafe(offsets[rows])
   await scan(
     conn,

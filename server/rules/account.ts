@@ -35,7 +35,20 @@ export function findByUsername(snapshot: Snapshot, raw: string): number | undefi
 /** A numeric id (any leading zeros); anything else resolves nothing. */
 export function findByPlatformId(snapshot: Snapshot, raw: string): number | undefined {
   const id = canonicalId(raw)
-  return id === null ? undefined : snapshot.byPlatformId.get(id)
+  return id === null ? undefined : findAccountIdx(snapshot.accounts.numericId, BigInt(id))
+}
+
+/** Binary search over the ascending ids (no per-account map: memory at the large scale). */
+function findAccountIdx(ids: BigUint64Array, id: bigint): number | undefined {
+  let low = 0
+  let high = ids.length - 1
+  while (low <= high) {
+    const mid = (low + high) >>> 1
+    if (ids[mid] < id) low = mid + 1
+    else if (ids[mid] > id) high = mid - 1
+    else return mid
+  }
+  return undefined
 }
 
 /** The target's account_idx; throws `invalid_params` when neither parameter is given, `account_not_found` when nothing resolves. */

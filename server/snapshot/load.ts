@@ -37,78 +37,127 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
   const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
+  // independent files load concurrently, each on its own connection: DuckDB decodes one while JS copies another
+  const step = async <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>): Promise<T> => {
+    const stepStarted = Date.now()
+    const conn = await instance.connect()
+    try {
+      return await load(conn)
+    } finally {
+      conn.closeSync()
+      log.debug('snapshot.load_step', { step: name, ms: Date.now() - stepStarted })
+    }
+  }
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
-    const step = stepTimer()
-    const accounts = await step('accounts', loadAccounts(conn, file('accounts.parquet')))
+    const accounts = await loadAccounts(step, file('accounts.parquet'))
     const n = accounts.count
-    const categories = await loadReferences(conn, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)
-    const tagCategories = await loadReferences(
-      conn,
-      `SELECT tag_category_id::INTEGER, name FROM ${file('tag_categories.parquet')}`,
-    )
-    const tags = await loadTags(conn, file('tags.parquet'))
+    const [
+      lookups,
+      previousUsernames,
+      categories,
+      tagCategories,
+      tags,
+      accountCategories,
+      accountTags,
+      smartFollowers,
+      categorizedCounts,
+      followersCountHistory,
+      friendshipFollowed,
+      friendshipFollowing,
+      smartFollows,
+      tweets,
+      mentions,
+    ] = await Promise.all([
+      step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
+      step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
+      step('categories', (c) => loadReferences(c, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)),
+      step('tagCategories', (c) =>
+        loadReferences(c, `SELECT tag_category_id::INTEGER, name FROM ${file('tag_categories.parquet')}`),
+      ),
+      step('tags', (c) => loadTags(c, file('tags.parquet'))),
+      step('accountCategories', (c) => loadLabels(c, n, file('account_categories.parquet'), 'category_id')),
+      step('accountTags', (c) => loadLabels(c, n, file('account_tags.parquet'), 'tag_id')),
+      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
+      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
+      step('followersCountHistory', (c) => loadFollowersCountHistory(c, n, file('followers_count_history.parquet'))),
+      step('friendshipFollowed', (c) => loadFriendshipFollowed(c, n, file('friendship_followed.parquet'))),
+      step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
+      step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
+      step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
+      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
+    ])
     const snapshot: Snapshot = {
       id: manifest.snapshot_id,
       date: manifest.build_date,
       dir: realDir,
       loadedAt: new Date(),
-      loadMs: 0,
+      loadMs: Date.now() - started,
       accounts,
-      ...(await step('lookups', usernameLookups(conn, file('previous_usernames.parquet'), accounts))),
-      previousUsernames: await step('previousUsernames', loadPreviousUsernames(conn, n, file('previous_usernames.parquet'))),
+      ...lookups,
+      previousUsernames,
       categories,
       categoryById: new Map(categories.map((c) => [c.id, c])),
       tagCategories,
       tags,
       tagById: new Map(tags.map((t) => [t.id, t])),
-      accountCategories: await step('accountCategories', loadLabels(conn, n, file('account_categories.parquet'), 'category_id')),
-      accountTags: await step('accountTags', loadLabels(conn, n, file('account_tags.parquet'), 'tag_id')),
-      smartFollowers: await step('smartFollowers', loadSmartFollowers(conn, n, file('smart_followers.parquet'))),
-      categorizedCounts: await step('categorizedCounts', loadCategorizedCounts(conn, n, file('categorized_followers_count.parquet'))),
-      followersCountHistory: await step('followersCountHistory', loadFollowersCountHistory(conn, n, file('followers_count_history.parquet'))),
-      friendshipFollowed: await step('friendshipFollowed', loadFriendshipFollowed(conn, n, file('friendship_followed.parquet'))),
-      friendshipFollowing: await step('friendshipFollowing', loadFriendshipFollowing(conn, n, file('friendship_following.parquet'))),
-      smartFollows: await step('smartFollows', loadSmartFollows(conn, file('smart_follows.parquet'))),
-      tweets: await step('tweets', loadTweets(conn, file('tweets.parquet'))),
-      mentions: await step('mentions', loadMentions(conn, n, file('mentions.parquet'))),
+      accountCategories,
+      accountTags,
+      smartFollowers,
+      categorizedCounts,
+      followersCountHistory,
+      friendshipFollowed,
+      friendshipFollowing,
+      smartFollows,
+      tweets,
+      mentions,
     }
-    snapshot.loadMs = Date.now() - started
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
     return snapshot
   } finally {
-    conn.closeSync()
     instance.closeSync()
   }
 }
 
-/** Awaits one loading step and logs its duration (debug level). */
-function stepTimer() {
-  return async <T>(name: string, work: Promise<T>): Promise<T> => {
-    const started = Date.now()
-    const result = await work
-    log.debug('snapshot.load_step', { step: name, ms: Date.now() - started })
-    return result
-  }
-}
+type Step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>) => Promise<T>
 
 async function countRows(conn: DuckDBConnection, source: string): Promise<number> {
   const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${source}`)
   return reader.getRows()[0][0] as number
 }
 
-async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Accounts> {
-  const count = await countRows(conn, source)
-  const strings = (expression: string) => readStrings(conn, source, expression, 'account_idx', count)
-  const a: Accounts = {
+/** The string columns and the numeric ones load concurrently. */
+async function loadAccounts(step: Step, source: string): Promise<Accounts> {
+  const count = await step('accounts.count', (c) => countRows(c, source))
+  const numbers = accountNumbers(count)
+  const strings = (expression: string) =>
+    step(`accounts.${expression}`, (c) => readStrings(c, source, expression, 'account_idx', count))
+  const [platformId, username, slug, name, description, profileImage] = await Promise.all([
+    strings('platform_id::VARCHAR'),
+    strings('username'),
+    strings('slug'),
+    strings('name'),
+    strings("coalesce(description, '')"),
+    strings('profile_image'),
+    step('accounts.numbers', (c) => loadAccountNumbers(c, source, numbers)),
+  ])
+  return {
     count,
-    platformId: (await strings('platform_id::VARCHAR')) as string[],
-    username: (await strings('username')) as string[],
-    slug: await strings('slug'),
-    name: await strings('name'),
-    description: (await strings("coalesce(description, '')")) as string[],
-    profileImage: await strings('profile_image'),
+    platformId: platformId as string[],
+    username: username as string[],
+    slug,
+    name,
+    description: description as string[],
+    profileImage,
+    ...numbers,
+  }
+}
+
+type AccountNumbers = Omit<Accounts, 'count' | 'platformId' | 'username' | 'slug' | 'name' | 'description' | 'profileImage'>
+
+function accountNumbers(count: number): AccountNumbers {
+  return {
+    numericId: new BigUint64Array(count),
     blueVerified: new Uint8Array(count),
     isTracked: new Uint8Array(count),
     isMonitored: new Uint8Array(count),
@@ -119,12 +168,15 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
     smartFollowersCount: new Int32Array(count),
     rank: new Int32Array(count),
   }
+}
+
+async function loadAccountNumbers(conn: DuckDBConnection, source: string, a: AccountNumbers): Promise<void> {
   const flags = [a.blueVerified, a.isTracked, a.isMonitored, a.isSmart]
   await scan(
     conn,
     `SELECT blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
             platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
-            smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER
+            smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER, platform_id::UBIGINT
      FROM ${source} ORDER BY account_idx`,
     (chunk, offset) => {
       const rows = chunk.rowCount
@@ -137,14 +189,16 @@ async function loadAccounts(conn: DuckDBConnection, source: string): Promise<Acc
       copyInto(a.followersCount, float64Items(chunk.getColumnVector(6)), rows, offset)
       copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(7)), rows, offset)
       copyInto(a.rank, int32Items(chunk.getColumnVector(8)), rows, offset)
+      copyInto(a.numericId, uint64Items(chunk.getColumnVector(9)), rows, offset)
     },
   )
-  return a
+  for (let i = 1; i < a.numericId.length; i++) {
+    if (a.numericId[i - 1] >= a.numericId[i]) throw new Error('accounts.parquet is not sorted by platform_id')
+  }
 }
 
 /** Case-insensitive handle lookups; a tracked account wins a handle shared with a friend-only record. */
 async function usernameLookups(conn: DuckDBConnection, previousSource: string, a: Accounts) {
-  const byPlatformId = new Map<string, number>()
   const byUsername = new Map<string, number>()
   const bySlug = new Map<string, number>()
   const claim = (map: Map<string, number>, key: string, idx: number) => {
@@ -152,7 +206,6 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
     if (holder === undefined || (!a.isTracked[holder] && a.isTracked[idx])) map.set(key, idx)
   }
   for (let i = 0; i < a.count; i++) {
-    byPlatformId.set(a.platformId[i], i)
     claim(byUsername, a.username[i].toLowerCase(), i)
     const slug = a.slug[i]
     if (slug) claim(bySlug, slug.toLowerCase(), i)
@@ -175,7 +228,7 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
       }
     },
   )
-  return { byPlatformId, byUsername, bySlug, byPreviousUsername }
+  return { byUsername, bySlug, byPreviousUsername }
 }
 
 /** Old handles per account in file order (changed_at, then username). */
@@ -256,8 +309,8 @@ async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source
 
 async function loadCategorizedCounts(conn: DuckDBConnection, owners: number, source: string): Promise<CategorizedCounts> {
   const count = await countRows(conn, source)
-  const categoryId = new Int32Array(count)
-  const cnt = new Float64Array(count)
+  const categoryId = new Int16Array(count)
+  const cnt = new Uint32Array(count)
   const offsets = new OffsetsBuilder(owners)
   await scan(
     conn,
@@ -277,8 +330,8 @@ async function loadFollowersCountHistory(
   source: string,
 ): Promise<FollowersCountHistory> {
   const count = await countRows(conn, source)
-  const day = new Int32Array(count)
-  const followersCount = new Float64Array(count)
+  const day = new Uint16Array(count)
+  const followersCount = new Uint32Array(count)
   const offsets = new OffsetsBuilder(owners)
   await scan(
     conn,
@@ -386,10 +439,10 @@ async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweet
     textBytes: text.bytes,
     textOffsets: text.offsets,
     textIsNull: new Uint8Array(count),
-    favorites: new Float64Array(count),
-    retweets: new Float64Array(count),
-    replies: new Float64Array(count),
-    views: new Float64Array(count),
+    favorites: new Uint32Array(count),
+    retweets: new Uint32Array(count),
+    replies: new Uint32Array(count),
+    views: new Uint32Array(count),
   }
   const textIsNull = new Int32Array(count)
   await scan(
@@ -417,7 +470,7 @@ async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweet
 async function loadMentions(conn: DuckDBConnection, owners: number, source: string): Promise<Mentions> {
   const count = await countRows(conn, source)
   const tweetIdx = new Int32Array(count)
-  const epochSeconds = new Float64Array(count)
+  const epochSeconds = new Uint32Array(count)
   const offsets = new OffsetsBuilder(owners)
   await scan(conn, `SELECT target_idx::INTEGER, tweet_idx::INTEGER, epoch_s::DOUBLE FROM ${source}`, (chunk, offset) => {
     offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)

@@ -3,6 +3,8 @@
  * mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
+ * The big per-row arrays use the narrowest type that holds their values (memory: 2 GiB at the large scale):
+ * days Uint16 (until 2149), counters Uint32.
  */
 
 /** One-to-many rows grouped by an owner index. */
@@ -14,6 +16,8 @@ export interface Adjacency {
 export interface Accounts {
   count: number
   platformId: string[]
+  /** The same ids as numbers, ascending (= account_idx order): `findAccountIdx` binary-searches them. */
+  numericId: BigUint64Array
   username: string[]
   /** null for friend-only records */
   slug: (string | null)[]
@@ -65,14 +69,14 @@ export interface SmartFollowers extends Adjacency {
 /** categorized_followers_count.parquet grouped by target, rows in list order. */
 export interface CategorizedCounts extends Adjacency {
   /** -1 for the `All` entry (id null), 0 for `NoCategory`; names come from the category table. */
-  categoryId: Int32Array
-  cnt: Float64Array
+  categoryId: Int16Array
+  cnt: Uint32Array
 }
 
 /** followers_count_history.parquet grouped by account, newest day first. */
 export interface FollowersCountHistory extends Adjacency {
-  day: Int32Array
-  followersCount: Float64Array
+  day: Uint16Array
+  followersCount: Uint32Array
 }
 
 /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
@@ -136,19 +140,19 @@ export interface Tweets {
   createdAtMs: Float64Array
   /** UTF-8 texts back to back: text of row i is bytes textOffsets[i] .. textOffsets[i + 1]. */
   textBytes: Buffer
-  textOffsets: Float64Array
+  textOffsets: Uint32Array
   /** 1 when the text is NULL */
   textIsNull: Uint8Array
-  favorites: Float64Array
-  retweets: Float64Array
-  replies: Float64Array
-  views: Float64Array
+  favorites: Uint32Array
+  retweets: Uint32Array
+  replies: Uint32Array
+  views: Uint32Array
 }
 
 /** mentions.parquet grouped by mentioned account, newest first. */
 export interface Mentions extends Adjacency {
   tweetIdx: Int32Array
-  epochSeconds: Float64Array
+  epochSeconds: Uint32Array
 }
 
 export interface Snapshot {
@@ -159,8 +163,6 @@ export interface Snapshot {
   loadedAt: Date
   loadMs: number
   accounts: Accounts
-  /** platform_id (canonical decimal string) → account_idx */
-  byPlatformId: Map<string, number>
   /** lower-case current username → account_idx */
   byUsername: Map<string, number>
   /** lower-case slug → account_idx */
