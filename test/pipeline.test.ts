@@ -338,6 +338,36 @@ Extra('top_researched :: lookups per window ending on the build date, known acco
 
 const Manifest = suite('manifest')
 
+/** Columns and types of every file as docs/snapshot.md and docs/extra-operations.md state them (the server loads them). */
+const SCHEMAS: Record<string, string> = {
+  'accounts.parquet': 'account_idx INTEGER, platform_id UBIGINT, username VARCHAR, slug VARCHAR, name VARCHAR, description VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, is_tracked BOOLEAN, is_monitored BOOLEAN, is_active BOOLEAN, is_suspended BOOLEAN, is_smart BOOLEAN, platform_score DOUBLE, rank INTEGER, graph_score DOUBLE, followers_count BIGINT, smart_followers_count INTEGER, score_1d_ago DOUBLE, score_7d_ago DOUBLE, score_30d_ago DOUBLE',
+  'previous_usernames.parquet': 'account_idx INTEGER, platform_id UBIGINT, username VARCHAR, changed_at DATE',
+  'categories.parquet': 'category_id INTEGER, name VARCHAR',
+  'tag_categories.parquet': 'tag_category_id INTEGER, name VARCHAR',
+  'tags.parquet': 'tag_id INTEGER, name VARCHAR, tag_category_id INTEGER, tag_category_name VARCHAR',
+  'account_categories.parquet': 'account_idx INTEGER, platform_id UBIGINT, category_id INTEGER',
+  'account_tags.parquet': 'account_idx INTEGER, platform_id UBIGINT, tag_id INTEGER, tag_category_id INTEGER',
+  'smart_followers.parquet': 'target_idx INTEGER, follower_idx INTEGER, target_id UBIGINT, follower_id UBIGINT, subscribed_at TIMESTAMP, follower_score DOUBLE, follower_followers_count BIGINT, pos_by_followers INTEGER, pos_by_subscribed INTEGER',
+  'categorized_followers_count.parquet': 'target_idx INTEGER, target_id UBIGINT, ordinal INTEGER, name VARCHAR, category_id INTEGER, cnt BIGINT',
+  'followers_count_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, followers_count BIGINT',
+  'followers_diff.parquet': 'account_idx INTEGER, platform_id UBIGINT, week_date DATE, week_diff BIGINT, month_date DATE, month_diff BIGINT',
+  'friendship_followed.parquet': 'target_idx INTEGER, target_id UBIGINT, follower_idx INTEGER, follower_id UBIGINT, action VARCHAR, event_date DATE',
+  'friendship_following.parquet': 'source_idx INTEGER, source_id UBIGINT, followed_idx INTEGER, followed_id UBIGINT, action VARCHAR, event_date DATE, platform_score DOUBLE',
+  'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
+  'tweets.parquet': 'tweet_idx INTEGER, tweet_id UBIGINT, author_id UBIGINT, author_idx INTEGER, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
+  'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
+  'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
+  'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
+  'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
+  'smart_mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
+}
+
+Manifest('manifest :: every file has exactly the documented columns, types and column order', async () => {
+  const { manifest } = await built
+  const actual = Object.fromEntries(manifest.files.map((f) => [f.file, f.schema.map((c) => `${c.name} ${c.type}`).join(', ')]))
+  assert.equal(actual, SCHEMAS)
+})
+
 Manifest('manifest :: every file with rows, sha256 and schema; score params; raw files', async () => {
   const { dir, manifest } = await built
   const onDisk = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
