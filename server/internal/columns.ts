@@ -1,9 +1,10 @@
 /**
- * Streaming a DuckDB query chunk by chunk into typed arrays. Queries cast every column to one of four physical
+ * Streaming a DuckDB query chunk by chunk into typed arrays. Snapshot files are written in serving order and a plain
+ * scan keeps file order (DuckDB preserves insertion order), so no scan sorts. Queries cast every column to one of four physical
  * kinds (INTEGER, DOUBLE, UBIGINT, VARCHAR) so the copy is a typed-array `set` per chunk, never a per-value
  * conversion (except strings).
  */
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
 
 /** The typed-array view DuckDB exposes on fixed-width vectors (DuckDB memory: copy, never keep). */
 function items<T>(vector: DuckDBVector): T {
@@ -66,31 +67,35 @@ const STRING_GROUP_ROWS = 16_384
 const NULL_MARK = '\u0001'
 
 /**
- * Every value of a VARCHAR expression in the order of `dense` (a 0..N-1 row-number column), NULL as null.
- * Values are joined per group of rows in DuckDB, decoded once and split on NUL (removed from values).
- * @example await readStrings(conn, "read_parquet('accounts.parquet')", 'username', 'account_idx', count)
+ * Every value of some VARCHAR expressions in the order of `dense` (a 0..N-1 row-number column), NULL as null: one
+ * array per expression. Values are joined per group of rows in DuckDB (one scan for all expressions), decoded once
+ * per group and split on NUL (removed from values).
+ * @example const [usernames, names] = await readStrings(conn, "read_parquet('accounts.parquet')", ['username', 'name'], 'account_idx', count)
  */
 export async function readStrings(
   conn: DuckDBConnection,
   source: string,
-  expression: string,
+  expressions: string[],
   dense: string,
   rows: number,
-): Promise<(string | null)[]> {
-  const out: (string | null)[] = new Array(rows)
+): Promise<(string | null)[][]> {
+  const out = expressions.map(() => new Array<string | null>(rows))
+  const joined = expressions.map(
+    (e) => `string_agg(coalesce(replace(${e}, chr(0), ''), chr(1)), chr(0) ORDER BY ${dense})`,
+  )
   await scan(
     conn,
-    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g,
-            string_agg(coalesce(replace(${expression}, chr(0), ''), chr(1)), chr(0) ORDER BY ${dense})
-     FROM ${source} GROUP BY g ORDER BY g`,
+    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g, ${joined.join(', ')} FROM ${source} GROUP BY g ORDER BY g`,
     (chunk) => {
       const group = int32Items(chunk.getColumnVector(0))
-      const joined = chunk.getColumnVector(1)
-      for (let i = 0; i < chunk.rowCount; i++) {
-        const values = (joined.getItem(i) as string).split('\0')
-        const base = group[i] * STRING_GROUP_ROWS
-        for (let k = 0; k < values.length; k++) out[base + k] = values[k] === NULL_MARK ? null : values[k]
-      }
+      out.forEach((column, c) => {
+        const vector = chunk.getColumnVector(c + 1)
+        for (let i = 0; i < chunk.rowCount; i++) {
+          const values = (vector.getItem(i) as string).split('\0')
+          const base = group[i] * STRING_GROUP_ROWS
+          for (let k = 0; k < values.length; k++) column[base + k] = values[k] === NULL_MARK ? null : values[k]
+        }
+      })
     },
   )
   return out
@@ -98,7 +103,8 @@ export async function readStrings(
 
 /**
  * The UTF-8 bytes of a VARCHAR expression, back to back in `dense` order: `bytes` and `offsets` (row i is
- * offsets[i]..offsets[i+1]); NULL and '' are both empty (callers keep nullness separately).
+ * offsets[i]..offsets[i+1]); NULL and '' are both empty (callers keep nullness separately). One scan: each group
+ * of rows comes as one blob plus the list of its values' byte lengths.
  */
 export async function readUtf8(
   conn: DuckDBConnection,
@@ -107,23 +113,35 @@ export async function readUtf8(
   dense: string,
   rows: number,
 ): Promise<{ bytes: Buffer; offsets: Uint32Array }> {
-  const lengths = new Float64Array(rows + 1)
-  await scan(conn, `SELECT coalesce(strlen(${expression}), 0)::DOUBLE FROM ${source} ORDER BY ${dense}`, (chunk, offset) => {
-    copyInto(lengths, float64Items(chunk.getColumnVector(0)), chunk.rowCount, offset + 1)
-  })
-  for (let i = 1; i <= rows; i++) lengths[i] += lengths[i - 1]
-  if (lengths[rows] > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
-  const offsets = Uint32Array.from(lengths)
-  const bytes = Buffer.allocUnsafe(offsets[rows])
+  const lengths = new Uint32Array(rows)
+  const blobs: { group: number; bytes: Uint8Array }[] = []
   await scan(
     conn,
-    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g, encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense}))
+    `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g,
+            list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
+            encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense}))
      FROM ${source} GROUP BY g ORDER BY g`,
     (chunk) => {
       const group = int32Items(chunk.getColumnVector(0))
-      const joined = chunk.getColumnVector(1) as DuckDBBlobVector
-      for (let i = 0; i < chunk.rowCount; i++) bytes.set(joined.getItemBytes(i)!, offsets[group[i] * STRING_GROUP_ROWS])
+      const list = chunk.getColumnVector(1) as DuckDBListVector
+      const values = int32Items(list.childVector)
+      const joined = chunk.getColumnVector(2) as DuckDBBlobVector
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const start = list.getEntryOffset(i)
+        lengths.set(values.subarray(start, start + list.getEntryLength(i)), group[i] * STRING_GROUP_ROWS)
+        blobs.push({ group: group[i], bytes: Uint8Array.from(joined.getItemBytes(i)!) })
+      }
     },
   )
+  const offsets = new Uint32Array(rows + 1)
+  let total = 0
+  for (let i = 0; i < rows; i++) {
+    offsets[i] = total
+    total += lengths[i]
+    if (total > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
+  }
+  offsets[rows] = total
+  const bytes = Buffer.allocUnsafe(total)
+  for (const blob of blobs) bytes.set(blob.bytes, offsets[blob.group * STRING_GROUP_ROWS])
   return { bytes, offsets }
 }

@@ -130,15 +130,16 @@ async function countRows(conn: DuckDBConnection, source: string): Promise<number
 async function loadAccounts(step: Step, source: string): Promise<Accounts> {
   const count = await step('accounts.count', (c) => countRows(c, source))
   const numbers = accountNumbers(count)
-  const strings = (expression: string) =>
-    step(`accounts.${expression}`, (c) => readStrings(c, source, expression, 'account_idx', count))
-  const [platformId, username, slug, name, description, profileImage] = await Promise.all([
-    strings('platform_id::VARCHAR'),
-    strings('username'),
-    strings('slug'),
-    strings('name'),
-    strings("coalesce(description, '')"),
-    strings('profile_image'),
+  const [[platformId, username, slug, name, description, profileImage]] = await Promise.all([
+    step('accounts.strings', (c) =>
+      readStrings(
+        c,
+        source,
+        ['platform_id::VARCHAR', 'username', 'slug', 'name', "coalesce(description, '')", 'profile_image'],
+        'account_idx',
+        count,
+      ),
+    ),
     step('accounts.numbers', (c) => loadAccountNumbers(c, source, numbers)),
   ])
   return {
@@ -177,7 +178,7 @@ async function loadAccountNumbers(conn: DuckDBConnection, source: string, a: Acc
     `SELECT blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
             platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
             smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER, platform_id::UBIGINT
-     FROM ${source} ORDER BY account_idx`,
+     FROM ${source}`,
     (chunk, offset) => {
       const rows = chunk.rowCount
       flags.forEach((target, f) => {
@@ -449,7 +450,7 @@ async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweet
     conn,
     `SELECT tweet_id::UBIGINT, author_id::UBIGINT, coalesce(author_idx, -1)::INTEGER, epoch_ms(created_at)::DOUBLE,
             (text IS NULL)::INTEGER, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
-     FROM ${source} ORDER BY tweet_idx`,
+     FROM ${source}`,
     (chunk, offset) => {
       const rows = chunk.rowCount
       copyInto(t.tweetId, uint64Items(chunk.getColumnVector(0)), rows, offset)
