@@ -9,6 +9,8 @@ export interface RawFile {
   columns: Record<string, string>
   /** columns that identify a row: never null, never repeated */
   key: string[]
+  /** text columns that must cast to a type (column → DuckDB type), e.g. ISO 8601 timestamps */
+  parses?: Record<string, string>
 }
 
 export const RAW_FILES: RawFile[] = [
@@ -56,6 +58,7 @@ export const RAW_FILES: RawFile[] = [
   {
     file: 'tweets.parquet',
     key: ['tweet_id'],
+    parses: { created_at: 'TIMESTAMPTZ' },
     columns: {
       tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'VARCHAR', text: 'VARCHAR',
       urls: 'STRUCT(short_url VARCHAR, display_url VARCHAR)[]', favorites: 'BIGINT', retweets: 'BIGINT',

@@ -86,6 +86,19 @@ async function checkKey(conn: DuckDBConnection, spec: RawFile, file: string): Pr
   throw new RawInputError(spec.file, `duplicated key (${value})`, Number(first.file_row_number) + 1)
 }
 
+async function checkParses(conn: DuckDBConnection, spec: RawFile, file: string): Promise<void> {
+  for (const [column, type] of Object.entries(spec.parses ?? {})) {
+    const [bad] = await queryRows(
+      conn,
+      `select file_row_number, ${column} as value from read_parquet(${sqlString(file)}, file_row_number = true)
+       where ${column} is not null and try_cast(${column} as ${type}) is null order by file_row_number limit 1`,
+    )
+    if (bad) {
+      throw new RawInputError(spec.file, `${column} ${JSON.stringify(bad.value)} is not a valid ${type}`, Number(bad.file_row_number) + 1)
+    }
+  }
+}
+
 /**
  * Check every raw file against the contract; returns row counts and checksums for the manifest.
  * @example const files = await validateRaw(conn, 'raw')
@@ -101,6 +114,7 @@ export async function validateRaw(conn: DuckDBConnection, rawDir: string): Promi
     try {
       rows = Number(await queryValue(conn, `select count(*) from ${source}`))
       await checkKey(conn, spec, file)
+      await checkParses(conn, spec, file)
     } catch (error) {
       if (error instanceof RawInputError) throw error
       throw new RawInputError(spec.file, `unreadable Parquet: ${errorMessage(error)}`)

@@ -82,6 +82,13 @@ Raw('raw ingest :: a null key fails with its row', async () => {
   await expectRejected(dir, { file: 'categories.parquet', row: 3, reason: /null key/ })
 })
 
+Raw('raw ingest :: an unparsable created_at fails with its row', async () => {
+  const dir = await rawWith((rows) => {
+    rows['tweets.parquet'][1][2] = 'yesterday at noon'
+  })
+  await expectRejected(dir, { file: 'tweets.parquet', row: 2, reason: /created_at "yesterday at noon" is not a valid TIMESTAMPTZ/ })
+})
+
 Raw('raw ingest :: the CLI exits non-zero and prints file, row and reason', async () => {
   await good
   const dir = await rawWith((rows) => {
