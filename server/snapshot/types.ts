@@ -155,6 +155,27 @@ export interface Mentions extends Adjacency {
   epochSeconds: Uint32Array
 }
 
+/** score_history.parquet grouped by account, newest day first. */
+export interface ScoreHistory extends Adjacency {
+  day: Uint16Array
+  platformScore: Float64Array
+  /** 0 when the stored rank is NULL */
+  rank: Int32Array
+}
+
+/** One list of trending.parquet (one days × metric): rows in rank order (growth desc, platform_id asc). */
+export interface TrendingList {
+  accountIdx: Int32Array
+  platformScoreDiff: Float64Array
+  smartFollowersDiff: Int32Array
+}
+
+/** One list of top_researched.parquet (one days): rows in rank order (lookups desc, platform_id asc). */
+export interface TopResearchedList {
+  accountIdx: Int32Array
+  lookups: Float64Array
+}
+
 export interface Snapshot {
   id: string
   /** build_date, YYYY-MM-DD */
@@ -186,4 +207,11 @@ export interface Snapshot {
   smartFollows: Map<string, SmartFollowsList>
   tweets: Tweets
   mentions: Mentions
+  scoreHistory: ScoreHistory
+  /** key `${days}:${metric}` (days 1|7|30, metric smart_followers|score); a missing key is an empty list */
+  trending: Map<string, TrendingList>
+  /** key days (1|7|30); a missing key is an empty list */
+  topResearched: Map<number, TopResearchedList>
+  /** smart_mentions.parquet: the mentions whose author is smart */
+  smartMentions: Mentions
 }
