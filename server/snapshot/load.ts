@@ -19,11 +19,14 @@ import type {
   Mentions,
   PreviousUsernames,
   Reference,
+  ScoreHistory,
   SmartFollowers,
   SmartFollowsItem,
   SmartFollowsList,
   Snapshot,
   Tag,
+  TopResearchedList,
+  TrendingList,
   Tweets,
 } from './types.ts'
 
@@ -68,6 +71,10 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       smartFollows,
       tweets,
       mentions,
+      scoreHistory,
+      trending,
+      topResearched,
+      smartMentions,
     ] = await Promise.all([
       step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
       step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
@@ -86,6 +93,10 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
       step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
       step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
+      step('scoreHistory', (c) => loadScoreHistory(c, n, file('score_history.parquet'))),
+      step('trending', (c) => loadTrending(c, file('trending.parquet'))),
+      step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
+      step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'))),
     ])
     const snapshot: Snapshot = {
       id: manifest.snapshot_id,
@@ -111,6 +122,10 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       smartFollows,
       tweets,
       mentions,
+      scoreHistory,
+      trending,
+      topResearched,
+      smartMentions,
     }
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
     return snapshot
@@ -479,4 +494,77 @@ async function loadMentions(conn: DuckDBConnection, owners: number, source: stri
     copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
   })
   return { offsets: offsets.finish(), tweetIdx, epochSeconds }
+}
+
+async function loadScoreHistory(conn: DuckDBConnection, owners: number, source: string): Promise<ScoreHistory> {
+  const count = await countRows(conn, source)
+  const day = new Uint16Array(count)
+  const platformScore = new Float64Array(count)
+  const rank = new Int32Array(count)
+  const offsets = new OffsetsBuilder(owners)
+  await scan(
+    conn,
+    `SELECT account_idx::INTEGER, (date - DATE '1970-01-01')::INTEGER, platform_score::DOUBLE,
+            coalesce(rank, 0)::INTEGER FROM ${source}`,
+    (chunk, offset) => {
+      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+      copyInto(day, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+      copyInto(platformScore, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+      copyInto(rank, int32Items(chunk.getColumnVector(3)), chunk.rowCount, offset)
+    },
+  )
+  return { offsets: offsets.finish(), day, platformScore, rank }
+}
+
+/** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */
+async function loadTrending(conn: DuckDBConnection, source: string): Promise<Map<string, TrendingList>> {
+  const lists = new Map<string, TrendingList>()
+  const sizes = (await conn.runAndReadAll(`SELECT days::INTEGER, metric, count(*)::INTEGER FROM ${source} GROUP BY ALL`)).getRows()
+  const byCode: TrendingList[] = []
+  for (const [days, metric, rows] of sizes) {
+    const list = {
+      accountIdx: new Int32Array(rows as number),
+      platformScoreDiff: new Float64Array(rows as number),
+      smartFollowersDiff: new Int32Array(rows as number),
+    }
+    lists.set(`${days}:${metric}`, list)
+    byCode[trendingCode(days as number, metric as string)] = list
+  }
+  await scan(
+    conn,
+    `SELECT days::INTEGER * 2 + (metric = 'score')::INTEGER, rank::INTEGER - 1, account_idx::INTEGER,
+            platform_score_diff::DOUBLE, smart_followers_diff::DOUBLE FROM ${source}`,
+    (chunk) => {
+      const code = int32Items(chunk.getColumnVector(0))
+      const position = int32Items(chunk.getColumnVector(1))
+      const idx = int32Items(chunk.getColumnVector(2))
+      const scoreDiff = float64Items(chunk.getColumnVector(3))
+      const followersDiff = float64Items(chunk.getColumnVector(4))
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const list = byCode[code[i]]
+        list.accountIdx[position[i]] = idx[i]
+        list.platformScoreDiff[position[i]] = scoreDiff[i]
+        list.smartFollowersDiff[position[i]] = followersDiff[i]
+      }
+    },
+  )
+  return lists
+}
+
+const trendingCode = (days: number, metric: string) => days * 2 + (metric === 'score' ? 1 : 0)
+
+/** At most 3 lists of 1000 rows. */
+async function loadTopResearched(conn: DuckDBConnection, source: string): Promise<Map<number, TopResearchedList>> {
+  const rows = (
+    await conn.runAndReadAll(`SELECT days::INTEGER, account_idx::INTEGER, lookups::DOUBLE FROM ${source} ORDER BY days, rank`)
+  ).getRows()
+  const lists = new Map<number, TopResearchedList>()
+  for (const days of new Set(rows.map((row) => row[0] as number))) {
+    const list = rows.filter((row) => row[0] === days)
+    lists.set(days, {
+      accountIdx: Int32Array.from(list, (row) => row[1] as number),
+      lookups: Float64Array.from(list, (row) => row[2] as number),
+    })
+  }
+  return lists
 }
