@@ -4,6 +4,7 @@ import { prefixedCategories, prefixedTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { hasAnyLabel } from '../rules/labels.ts'
 import { idListParameter, readIdList } from '../rules/lists.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../schema.ts'
 
 export default defineOperation({
@@ -35,14 +36,11 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const categoryIds = readIdList(query, 'category_ids')
     const tagIds = readIdList(query, 'tag_ids')
-    const sf = snapshot.smartFollowers
-    let sum = 0
-    for (let r = sf.offsets[target]; r < sf.offsets[target + 1]; r++) {
-      const f = sf.followerIdx[r]
-      if (categoryIds && !hasAnyLabel(snapshot.accountCategories, f, categoryIds)) continue
-      if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) continue
-      sum += snapshot.accounts.platformScore[f]
-    }
+    // unfiltered sums are precomputed at load; filters scan the target's followers
+    const sum =
+      categoryIds || tagIds
+        ? filteredScoreSum(snapshot, target, categoryIds, tagIds)
+        : snapshot.smartFollowers.scoreSum[target]
     const a = snapshot.accounts
     return {
       success: true,
@@ -61,3 +59,16 @@ export default defineOperation({
     }
   },
 })
+
+/** Scores of the smart followers having any of `categoryIds` (when set) and any of `tagIds` (when set). */
+function filteredScoreSum(snapshot: Snapshot, target: number, categoryIds: number[] | null, tagIds: number[] | null) {
+  const sf = snapshot.smartFollowers
+  let sum = 0
+  for (let r = sf.offsets[target]; r < sf.offsets[target + 1]; r++) {
+    const f = sf.followerIdx[r]
+    if (categoryIds && !hasAnyLabel(snapshot.accountCategories, f, categoryIds)) continue
+    if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) continue
+    sum += snapshot.accounts.platformScore[f]
+  }
+  return sum
+}

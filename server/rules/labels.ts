@@ -6,12 +6,13 @@
 import type { AccountLabels, Snapshot } from '../snapshot/types.ts'
 
 export function hasLabel(labels: AccountLabels, idx: number, id: number): boolean {
+  if (id >= 0 && id < 32) return ((labels.mask[idx] >>> id) & 1) === 1
   for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (labels.ids[r] === id) return true
   return false
 }
 
 export function hasAnyLabel(labels: AccountLabels, idx: number, ids: readonly number[]): boolean {
-  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (ids.includes(labels.ids[r])) return true
+  for (const id of ids) if (hasLabel(labels, idx, id)) return true
   return false
 }
 

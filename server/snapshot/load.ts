@@ -283,7 +283,12 @@ async function loadLabels(conn: DuckDBConnection, owners: number, source: string
     offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
     copyInto(ids, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
   })
-  return { offsets: offsets.finish(), ids }
+  const mask = new Uint32Array(owners)
+  const finished = offsets.finish()
+  for (let idx = 0; idx < owners; idx++) {
+    for (let r = finished[idx]; r < finished[idx + 1]; r++) if (ids[r] >= 0 && ids[r] < 32) mask[idx] |= 1 << ids[r]
+  }
+  return { offsets: finished, ids, mask }
 }
 
 async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source: string): Promise<SmartFollowers> {
@@ -293,6 +298,7 @@ async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source
     subscribedAtMs: new Float64Array(count),
     rowByFollowers: new Int32Array(count),
     rowBySubscribed: new Int32Array(count),
+    scoreSum: new Float64Array(owners),
   }
   const offsets = new OffsetsBuilder(owners)
   let target = -1
@@ -300,7 +306,7 @@ async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source
   await scan(
     conn,
     `SELECT target_idx::INTEGER, follower_idx::INTEGER, epoch_ms(subscribed_at)::DOUBLE,
-            pos_by_followers::INTEGER, pos_by_subscribed::INTEGER FROM ${source}`,
+            pos_by_followers::INTEGER, pos_by_subscribed::INTEGER, follower_score::DOUBLE FROM ${source}`,
     (chunk, offset) => {
       const rows = chunk.rowCount
       const targets = int32Items(chunk.getColumnVector(0))
@@ -309,6 +315,7 @@ async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source
       copyInto(s.subscribedAtMs, float64Items(chunk.getColumnVector(2)), rows, offset)
       const byFollowers = int32Items(chunk.getColumnVector(3))
       const bySubscribed = int32Items(chunk.getColumnVector(4))
+      const scores = float64Items(chunk.getColumnVector(5))
       // rows arrive grouped by target, so a target's first row is where its positions start
       for (let i = 0; i < rows; i++) {
         if (targets[i] !== target) {
@@ -317,6 +324,7 @@ async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source
         }
         s.rowByFollowers[start + byFollowers[i]] = offset + i
         s.rowBySubscribed[start + bySubscribed[i]] = offset + i
+        s.scoreSum[target] += scores[i]
       }
     },
   )

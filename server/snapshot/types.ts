@@ -45,6 +45,8 @@ export interface PreviousUsernames extends Adjacency {
 /** Tags and categories of each account: sorted ids, `offsets` by account_idx. */
 export interface AccountLabels extends Adjacency {
   ids: Int32Array
+  /** Bit `id` set for the account's ids 0..31: membership in O(1) for the usual small ids (filters scan many rows). */
+  mask: Uint32Array
 }
 
 export interface Reference {
@@ -64,6 +66,8 @@ export interface SmartFollowers extends Adjacency {
   rowByFollowers: Int32Array
   /** Same for subscribed_at desc. */
   rowBySubscribed: Int32Array
+  /** Per target: the sum of its smart followers' platform scores (the unfiltered `followers_score_sum`). */
+  scoreSum: Float64Array
 }
 
 /** categorized_followers_count.parquet grouped by target, rows in list order. */
