@@ -2,7 +2,7 @@
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { formatDay, utcDay } from '../rules/dates.ts'
-import type { FollowersCountHistory } from '../snapshot/types.ts'
+import { windowDiff } from '../rules/history.ts'
 import { date, integer, nullable, object, string } from '../schema.ts'
 
 const windowSchema = object({
@@ -26,27 +26,8 @@ export default defineOperation({
     return {
       success: true,
       today: formatDay(today),
-      week: windowDiff(history, idx, today, 7),
-      month: windowDiff(history, idx, today, 30),
+      week: windowDiff(history, history.followersCount, idx, today, 7, 0),
+      month: windowDiff(history, history.followersCount, idx, today, 30, 0),
     }
   },
 })
-
-/** Today and the previous `days - 1` days: date of the oldest snapshot, newest minus oldest (0 with fewer than two). */
-function windowDiff(history: FollowersCountHistory, idx: number, today: number, days: number) {
-  let newest = -1
-  let oldest = -1
-  for (let r = history.offsets[idx]; r < history.offsets[idx + 1]; r++) {
-    const day = history.day[r]
-    if (day > today) continue
-    if (day <= today - days) break // newest first: everything after is older still
-    if (newest === -1) newest = r
-    oldest = r
-  }
-  const diff = oldest !== newest ? history.followersCount[newest] - history.followersCount[oldest] : 0
-  return {
-    date: oldest === -1 ? null : formatDay(history.day[oldest]),
-    diff,
-    diff_str: diff > 0 ? `+${diff}` : String(diff),
-  }
-}
