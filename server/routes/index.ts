@@ -17,16 +17,25 @@ import getMentioners from './get_mentioners.ts'
 import getMentionsFeed from './get_mentions_feed.ts'
 import getPlatformInfo from './get_platform_info.ts'
 import getPlatformScore from './get_platform_score.ts'
+import getScoreDiff from './get_score_diff.ts'
+import getScoreHistory from './get_score_history.ts'
 import getSmartFollows from './get_smart_follows.ts'
+import getSmartMentions from './get_smart_mentions.ts'
+import getSmartMentionsFeed from './get_smart_mentions_feed.ts'
 import getTagCategories from './get_tag_categories.ts'
 import getTags from './get_tags.ts'
 import getTagsList from './get_tags_list.ts'
+import getTopResearched from './get_top_researched.ts'
+import getTrending from './get_trending.ts'
 import limits from './limits.ts'
 
 export const operations: Operation[] = [
   // Scores
   bulkScoresCheck,
   getPlatformScore,
+  // Scores, History
+  getScoreHistory,
+  getScoreDiff,
   // Accounts
   getPlatformInfo,
   // Followers
@@ -42,9 +51,13 @@ export const operations: Operation[] = [
   // Lists
   getSmartFollows,
   getAlpha,
+  getTrending,
+  getTopResearched,
   // Mentions
   getMentioners,
   getMentionsFeed,
+  getSmartMentions,
+  getSmartMentionsFeed,
   // Reference
   getCategories,
   getTagsList,

@@ -22,6 +22,10 @@ export const PAGE_SIZES = {
   // docs/extra-operations.md (issue 5)
   get_tags_list: { default: 10, max: 100 },
   get_tag_categories: { default: 10, max: 25 },
+  get_score_history: { default: 30, max: 30 },
+  get_trending: { default: 10, max: 100 },
+  get_top_researched: { default: 10, max: 100 },
+  get_smart_mentions_feed: { default: 10, max: 25 },
 } as const
 
 export type PageSizeRule = keyof typeof PAGE_SIZES

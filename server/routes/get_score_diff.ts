@@ -1,0 +1,34 @@
+/** GET /api/v1/get_score_diff — score change over the trailing 7 and 30 days (UTC, as of the request). */
+import { defineOperation } from '../operation.ts'
+import { accountParameters, resolveAccount } from '../rules/account.ts'
+import { formatDay, utcDay } from '../rules/dates.ts'
+import { windowDiff } from '../rules/history.ts'
+import { date, nullable, number, object, string } from '../schema.ts'
+
+const windowSchema = object({
+  date: nullable(date()),
+  diff: number(),
+  diff_str: string({ pattern: '^([+-]\\d+\\.\\d{2}|0)$' }),
+})
+
+export default defineOperation({
+  name: 'get_score_diff',
+  groups: ['Scores', 'History'],
+  summary:
+    'Newest minus oldest stored score within the trailing 7 (`week`) and 30 (`month`) days ending today (UTC), to 2 decimals.',
+  parameters: accountParameters('fallback'),
+  response: object({ success: { const: true }, today: date(), week: windowSchema, month: windowSchema }),
+  // `today` is as fresh as get_followers_diff's
+  cache: 'followers_diff',
+  handle({ query, snapshot, now }) {
+    const idx = resolveAccount(snapshot, query, 'fallback')
+    const today = utcDay(now)
+    const history = snapshot.scoreHistory
+    return {
+      success: true,
+      today: formatDay(today),
+      week: windowDiff(history, history.platformScore, idx, today, 7, 2),
+      month: windowDiff(history, history.platformScore, idx, today, 30, 2),
+    }
+  },
+})

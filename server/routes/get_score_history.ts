@@ -1,0 +1,37 @@
+/** GET /api/v1/get_score_history — daily stored scores (and ranks) of an account within a period, newest first. */
+import { defineOperation } from '../operation.ts'
+import { accountParameters, resolveAccount } from '../rules/account.ts'
+import { formatDay, utcDay } from '../rules/dates.ts'
+import { dayRows, periodParameter, readPeriodDays } from '../rules/history.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { date, envelope, integer, nullable, object, score } from '../schema.ts'
+
+export default defineOperation({
+  name: 'get_score_history',
+  groups: ['Scores', 'History'],
+  summary:
+    'Daily stored scores within a period ending today (UTC), newest first; days without a stored score (or with score 0) are skipped.',
+  parameters: [...accountParameters('fallback'), periodParameter, ...pageParameters('get_score_history')],
+  response: envelope(
+    'score_history',
+    object({ date: date(), platform_score: score(), rank: nullable(integer({ minimum: 1 })) }),
+  ),
+  cache: 'default',
+  handle({ query, snapshot, now }) {
+    const idx = resolveAccount(snapshot, query, 'fallback')
+    const history = snapshot.scoreHistory
+    const { first, last } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const request = readPage(query, 'get_score_history')
+    const total = last - first
+    const { start, end } = pageRange(request, total)
+    const items = []
+    for (let r = first + start; r < first + end; r++) {
+      items.push({
+        date: formatDay(history.day[r]),
+        platform_score: history.platformScore[r],
+        rank: history.rank[r] || null,
+      })
+    }
+    return pagedBody(request, total, 'score_history', items)
+  },
+})
