@@ -2,8 +2,9 @@
  * The h3 app: every operation of the registry behind one request pipeline, plus `/openapi.json` and `/healthz`.
  *
  * Per request: snapshot pinned → method check → access (key, quota, rate) → response cache → handler → cache set
- * (success bodies only). Errors become the spec's error body (HTTP 200 unless real statuses are on); anything
- * unexpected becomes `server_error` "Unexpected error…", logged with the request id.
+ * (success bodies only) → lookup record (successful account operations; buffered, see `lookups.ts`). Errors become
+ * the spec's error body (HTTP 200 unless real statuses are on); anything unexpected becomes `server_error`
+ * "Unexpected error…", logged with the request id.
  *
  * @example const app = createApp({ snapshots, access, cache, ...serverConfigFromEnv() }); listen(toNodeHandler(app))
  */
@@ -12,6 +13,7 @@ import { H3, type H3Event } from 'h3'
 import { log } from '../pipeline/log.ts'
 import type { AccessControl, Admission, ResponseCache } from './access/index.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import type { LookupRecorder } from './lookups.ts'
 import { buildOpenApi } from './openapi.ts'
 import { operationPath, rateLimitBucket, type Operation } from './operation.ts'
 import { operations as registry } from './routes/index.ts'
@@ -23,6 +25,8 @@ export interface AppOptions {
   /** Absent only for the benchmark's baseline without auth, limits and cache. */
   access?: AccessControl
   cache?: ResponseCache
+  /** Records each successful account lookup (top_researched); absent = not recorded. */
+  lookups?: LookupRecorder
   realStatus: boolean
   profileBaseUrl: string
   cacheTtlSeconds: number
@@ -57,6 +61,7 @@ export function createApp(options: AppOptions): H3 {
   for (const operation of operations) {
     const bucket = rateLimitBucket(operation.name)
     const ttl = cacheTtl(operation, options)
+    const recordLookup = options.lookups?.forOperation(operation)
     app.all(operationPath(operation), async (event) => {
       const requestId = nextRequestId()
       const snapshot = options.snapshots.current
@@ -78,11 +83,13 @@ export function createApp(options: AppOptions): H3 {
         const key = ttl > 0 && options.cache ? cacheKey(operation, query, snapshot) : null
         const cached = key ? await cacheGet(options.cache!, key, requestId) : null
         if (key) headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
-        if (cached !== null) return cached
-        const body = JSON.stringify(
-          operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
-        )
-        if (key) await cacheSet(options.cache!, key, body, ttl, requestId)
+        const body =
+          cached ??
+          JSON.stringify(
+            operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
+          )
+        if (key && cached === null) await cacheSet(options.cache!, key, body, ttl, requestId)
+        recordLookup?.(snapshot, query)
         return body
       } catch (error) {
         return errorBodyFor(error, event, requestId, options.realStatus)

@@ -5,6 +5,7 @@
  * @example const config = serverConfigFromEnv(); config.port // 3000
  */
 import path from 'node:path'
+import { storageConfigFromEnv } from './access/index.ts'
 
 export interface ServerConfig {
   port: number
@@ -21,6 +22,8 @@ export interface ServerConfig {
   cacheTtlFollowersDiffSeconds: number
   /** How often the `current` pointer is checked for a new snapshot. */
   snapshotPollSeconds: number
+  /** Where resolved account lookups are recorded (`DATA_DIR/lookups`, for top_researched); null = `LOOKUPS_RECORD=0`. */
+  lookupsDir: string | null
 }
 
 /** Upper bound the spec puts on the staleness of `get_followers_diff.today`. */
@@ -39,6 +42,10 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       FOLLOWERS_DIFF_MAX_TTL_SECONDS,
     ),
     snapshotPollSeconds: integer(env.SNAPSHOT_POLL_SECONDS, 5),
+    lookupsDir:
+      env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
+        ? null
+        : path.join(storageConfigFromEnv(env).dataDir, 'lookups'),
   }
 }
 

@@ -11,6 +11,7 @@ import { log } from '../pipeline/log.ts'
 import type { AccessServices } from './access/index.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import { LookupRecorder } from './lookups.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
 
 export interface RunningServer {
@@ -27,7 +28,8 @@ export async function startServer(config: ServerConfig, services: AccessServices
   const started = Date.now()
   const snapshots = await CurrentSnapshot.open(config.snapshotsDir)
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)
-  const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache })
+  const lookups = config.lookupsDir === null ? undefined : new LookupRecorder(config.lookupsDir)
+  const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache, lookups })
   const listener = await listen(toNodeHandler(app), {
     port: config.port,
     hostname: config.host,
@@ -40,6 +42,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     ready_ms: Date.now() - started,
     real_status: config.realStatus,
     access: services ? 'on' : 'off',
+    lookups_dir: config.lookupsDir,
   })
   return {
     url: listener.url,
@@ -48,6 +51,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     async close() {
       stopWatching()
       await listener.close()
+      await lookups?.close()
     },
   }
 }

@@ -1,0 +1,87 @@
+/**
+ * The lookup recorder: one line per resolved account lookup, appended to `<dir>/<YYYY-MM-DD>.ndjson` (UTC date of
+ * the lookup) as `{"at","operation","platform_id"}`; the nightly build aggregates the folder into
+ * top_researched.parquet (docs/extra-operations.md). Only what the aggregate needs is written: never the key, the
+ * user id or the caller's address, and `at` to the second (the build needs only the day).
+ *
+ * Requests only push to an in-memory buffer; a timer appends the buffer about once a second (sooner when it fills)
+ * with asynchronous writes in order, and `close()` writes what is left. A failed write is logged and its lines are
+ * dropped: the signal is a popularity aggregate, not a log that must be complete.
+ *
+ * @example const lookups = new LookupRecorder('data/lookups'); lookups.record('get_platform_score', '42'); await lookups.close()
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { log } from '../pipeline/log.ts'
+import type { Operation } from './operation.ts'
+import { resolveAccount } from './rules/account.ts'
+import type { Snapshot } from './snapshot/types.ts'
+
+export const FLUSH_INTERVAL_MS = 1000
+/** Lines buffered before a write is started early (bounds memory under heavy load). */
+export const FLUSH_AT_LINES = 50_000
+
+interface Lookup {
+  atMs: number
+  operation: string
+  platformId: string
+}
+
+export class LookupRecorder {
+  private pending: Lookup[] = []
+  /** Writes run one after another so lines keep their order. */
+  private writing: Promise<void> = Promise.resolve()
+  private readonly timer: NodeJS.Timeout
+
+  constructor(readonly dir: string) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS)
+    this.timer.unref()
+  }
+
+  record(operation: string, platformId: string, atMs = Date.now()): void {
+    this.pending.push({ atMs, operation, platformId })
+    if (this.pending.length >= FLUSH_AT_LINES) void this.flush()
+  }
+
+  /**
+   * What the app calls after each successful request of `operation`: records the account it resolved. Null for an
+   * operation that identifies no account (`platform_id`/`username`). After a success the account rule's two modes
+   * agree (a sent id that resolves wins, else the username), so the `fallback` mode stands for both.
+   */
+  forOperation(operation: Operation): ((snapshot: Snapshot, query: URLSearchParams) => void) | null {
+    if (!operation.parameters.some((p) => p.name === 'platform_id')) return null
+    return (snapshot, query) =>
+      this.record(operation.name, snapshot.accounts.platformId[resolveAccount(snapshot, query, 'fallback')])
+  }
+
+  /** Append everything recorded so far; resolves when it is on disk. */
+  flush(): Promise<void> {
+    if (this.pending.length === 0) return this.writing
+    const batch = this.pending
+    this.pending = []
+    this.writing = this.writing.then(() => this.append(batch))
+    return this.writing
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    await this.flush()
+  }
+
+  private async append(batch: Lookup[]): Promise<void> {
+    const byFile = new Map<string, string[]>()
+    for (const { atMs, operation, platformId } of batch) {
+      const at = new Date(atMs - (atMs % 1000)).toISOString().replace('.000Z', 'Z')
+      const file = `${at.slice(0, 10)}.ndjson`
+      let lines = byFile.get(file)
+      if (!lines) byFile.set(file, (lines = []))
+      lines.push(JSON.stringify({ at, operation, platform_id: platformId }))
+    }
+    try {
+      await fs.promises.mkdir(this.dir, { recursive: true })
+      for (const [file, lines] of byFile) await fs.promises.appendFile(path.join(this.dir, file), `${lines.join('\n')}\n`)
+    } catch (error) {
+      log.warn('lookups.write_failed', { dir: this.dir, lines: batch.length, error: String(error) })
+    }
+  }
+}
