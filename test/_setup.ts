@@ -68,7 +68,12 @@ async function create(): Promise<TestEnv> {
   const account = await services.admin.createAccount({ monthlyQuota: 1_000_000, rate: '1000000/minute' })
   const { key } = await services.admin.createKey(account.userId, 'tests')
 
-  const config: ServerConfig = { ...serverConfigFromEnv({}), port: 0, host: '127.0.0.1', snapshotsDir }
+  const config: ServerConfig = {
+    ...serverConfigFromEnv({ DATA_DIR: path.join(root, 'data') }),
+    port: 0,
+    host: '127.0.0.1',
+    snapshotsDir,
+  }
   const startAnother = async (overrides: Partial<ServerConfig>) => {
     const another = await startServer({ ...config, ...overrides }, services)
     another.server.unref()
