@@ -73,6 +73,12 @@ const PARAMS: Record<string, (t: Targets, i: number) => Record<string, string>> 
   get_tags_list: () => ({}),
   get_tags: () => ({}),
   get_tag_categories: () => ({}),
+  get_score_history: (t, i) => ({ platform_id: pick(t.busy, i), period: 'all' }),
+  get_score_diff: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_trending: (_t, i) => ({ days: ['1', '7', '30'][i % 3], by: ['smart_followers', 'score'][i % 2] }),
+  get_top_researched: (_t, i) => ({ days: ['1', '7', '30'][i % 3] }),
+  get_smart_mentions: (t, i) => ({ platform_id: pick(t.busy, i) }),
+  get_smart_mentions_feed: (t, i) => ({ platform_id: pick(t.busy, i) }),
 }
 const pick = <T>(list: T[], i: number) => list[i % list.length]
 const rotate = <T>(list: T[], i: number, n: number) => Array.from({ length: n }, (_, k) => list[(i + k) % list.length])
@@ -233,7 +239,14 @@ async function runChild(kind: string): Promise<void> {
     process.stdout.write(JSON.stringify({ url: listener.url, key: '', readyMs: Date.now() - started }) + '\n')
     return
   }
-  const config = { ...serverConfigFromEnv(), port: 0, host: '127.0.0.1', snapshotsDir: values.snapshots! }
+  const config = {
+    ...serverConfigFromEnv(),
+    port: 0,
+    host: '127.0.0.1',
+    snapshotsDir: values.snapshots!,
+    // the recorder stays on (its cost is part of every account operation) but never writes into ./data
+    lookupsDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lookups-')),
+  }
   let key = ''
   let services = null
   if (kind === 'full') {
