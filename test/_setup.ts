@@ -80,12 +80,7 @@ async function create(): Promise<TestEnv> {
     return another
   }
   const server = await startAnother({})
-
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  for (const file of fs.readdirSync(snapshotDir).filter((f) => f.endsWith('.parquet'))) {
-    await conn.run(`CREATE VIEW ${file.replace('.parquet', '')} AS SELECT * FROM read_parquet('${path.join(snapshotDir, file)}')`)
-  }
+  const query = await snapshotQuery(snapshotDir)
 
   return {
     today,
@@ -97,7 +92,7 @@ async function create(): Promise<TestEnv> {
     key,
     userId: account.userId,
     get: (operation, params = {}, options = {}) => request(server.url, key, operation, params, options),
-    query: (sql) => rows(conn, sql),
+    query,
     startAnother,
   }
 }
@@ -120,6 +115,16 @@ export async function request(
   const res = await fetch(`${baseUrl}${pathname}${qs ? `?${qs}` : ''}`, { method, headers })
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
+}
+
+/** A DuckDB `query` helper over one snapshot folder: one view per Parquet file, named after it. */
+export async function snapshotQuery(snapshotDir: string): Promise<TestEnv['query']> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  for (const file of fs.readdirSync(snapshotDir).filter((f) => f.endsWith('.parquet'))) {
+    await conn.run(`CREATE VIEW ${file.replace('.parquet', '')} AS SELECT * FROM read_parquet('${path.join(snapshotDir, file)}')`)
+  }
+  return (sql) => rows(conn, sql)
 }
 
 /** Query rows as plain objects; BIGINT/UBIGINT values come back as strings (ids exceed 2^53). */
