@@ -7,7 +7,7 @@
  */
 import type { Test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { setup } from './_setup.ts'
+import { setup, type TestEnv } from './_setup.ts'
 
 export function paginationCases(
   test: Test,
@@ -15,9 +15,11 @@ export function paginationCases(
   params: () => Promise<Record<string, string | number>> | Record<string, string | number>,
   sizes: { default: number; max: number },
   key: string,
+  /** The server to ask (default the shared one); an operation whose data lives in another snapshot passes its own. */
+  server: () => Promise<Pick<TestEnv, 'get'>> = setup,
 ): void {
   const page = async (extra: Record<string, string | number>) => {
-    const { get } = await setup()
+    const { get } = await server()
     const res = await get(operation, { ...(await params()), ...extra })
     assert.is(res.body.success, true, JSON.stringify(res.body))
     return res.body
