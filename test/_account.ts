@@ -6,7 +6,7 @@
  */
 import type { Test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { setup } from './_setup.ts'
+import { setup, type TestEnv } from './_setup.ts'
 
 export interface Picked {
   a: { id: string; username: string }
@@ -51,8 +51,10 @@ export function accountResolutionCases(
   extra: Record<string, string | number> = {},
   /** Accounts to test with (default `pickAccounts`); an operation whose data lives elsewhere picks its own. */
   pick: () => Promise<Picked> = pickAccounts,
+  /** The server to ask (default the shared one); an operation whose data lives in another snapshot passes its own. */
+  server: () => Promise<Pick<TestEnv, 'get'>> = setup,
 ): void {
-  const body = async (params: Record<string, string | number>) => (await (await setup()).get(operation, { ...extra, ...params })).body
+  const body = async (params: Record<string, string | number>) => (await (await server()).get(operation, { ...extra, ...params })).body
   const canonical = (id: string) => body({ platform_id: id })
 
   test('account :: the two test accounts answer differently (precondition)', async () => {
