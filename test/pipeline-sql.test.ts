@@ -1,5 +1,6 @@
 /**
- * Analyst access: every example query of docs/snapshot.md runs over a fixture snapshot and returns rows, and
+ * Analyst access: every example query of docs/snapshot.md and every `npm run sql -- "..."` line of the README runs
+ * over a fixture snapshot and returns rows, and
  * `npm run sql` prints a table with one view per snapshot file.
  */
 import { suite } from 'uvu'
@@ -18,12 +19,16 @@ const built = (async () => {
 })()
 
 const doc = fs.readFileSync(new URL('../docs/snapshot.md', import.meta.url), 'utf8')
-const examples = [...doc.slice(doc.indexOf('## Example queries')).matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1].trim())
+const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const docExamples = [...doc.slice(doc.indexOf('## Example queries')).matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1].trim())
+const readmeExamples = [...readme.matchAll(/^npm run sql -- "([^"]+)"$/gm)].map((m) => m[1])
+const examples = [...docExamples, ...readmeExamples]
 
 const Sql = suite('sql')
 
-Sql('sql :: the snapshot doc documents example queries', () => {
-  assert.ok(examples.length >= 8, `found ${examples.length}`)
+Sql('sql :: the snapshot doc and the README document example queries', () => {
+  assert.ok(docExamples.length >= 8, `found ${docExamples.length} in docs/snapshot.md`)
+  assert.ok(readmeExamples.length >= 3, `found ${readmeExamples.length} in README.md`)
 })
 
 for (const [i, query] of examples.entries()) {
