@@ -4,8 +4,8 @@
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
  * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
  * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
- * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is built once under the OS
- * temp folder (from --raw, or from freshly generated raw data) and reused.
+ * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
+ * folder (from --raw, or from freshly generated raw data) and reused the same day.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -198,12 +198,23 @@ async function pickTargets(snapshotsDir: string): Promise<Targets> {
 async function ensureSnapshot(scale: ScaleName): Promise<string> {
   const root = path.join(os.tmpdir(), 'account-scoring-bench', scale)
   const snapshotsDir = path.join(root, 'snapshots')
-  if (fs.existsSync(path.join(snapshotsDir, 'current'))) return snapshotsDir
   const date = new Date().toISOString().slice(0, 10)
+  if (builtOn(snapshotsDir) === date) return snapshotsDir
   const rawDir = values.raw ? path.resolve(values.raw) : path.join(root, 'raw')
-  if (!values.raw) await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date })
+  if (!values.raw) {
+    fs.rmSync(rawDir, { recursive: true, force: true })
+    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date })
+  }
   await buildSnapshot({ rawDir, snapshotsDir, date })
   return snapshotsDir
+}
+
+function builtOn(snapshotsDir: string): string | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
+  } catch {
+    return null
+  }
 }
 
 interface Spawned {
