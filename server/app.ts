@@ -88,7 +88,8 @@ export function createApp(options: AppOptions): H3 {
           JSON.stringify(
             operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
           )
-        if (key && cached === null) await cacheSet(options.cache!, key, body, ttl, requestId)
+        // the answer does not wait for the cache write (cacheSet logs its own failures)
+        if (key && cached === null) void cacheSet(options.cache!, key, body, ttl, requestId)
         recordLookup?.(snapshot, query)
         return body
       } catch (error) {
