@@ -17,9 +17,9 @@ import type { Operation } from './operation.ts'
 import { resolveAccount } from './rules/account.ts'
 import type { Snapshot } from './snapshot/types.ts'
 
-export const FLUSH_INTERVAL_MS = 1000
+const FLUSH_INTERVAL_MS = 1000
 /** Lines buffered before a write is started early (bounds memory under heavy load). */
-export const FLUSH_AT_LINES = 50_000
+const FLUSH_AT_LINES = 50_000
 
 interface Lookup {
   atMs: number
@@ -70,8 +70,14 @@ export class LookupRecorder {
 
   private async append(batch: Lookup[]): Promise<void> {
     const byFile = new Map<string, string[]>()
+    // lines of one batch share few seconds: format each second once
+    let second = NaN
+    let at = ''
     for (const { atMs, operation, platformId } of batch) {
-      const at = new Date(atMs - (atMs % 1000)).toISOString().replace('.000Z', 'Z')
+      if (Math.floor(atMs / 1000) !== second) {
+        second = Math.floor(atMs / 1000)
+        at = new Date(second * 1000).toISOString().replace('.000Z', 'Z')
+      }
       const file = `${at.slice(0, 10)}.ndjson`
       let lines = byFile.get(file)
       if (!lines) byFile.set(file, (lines = []))

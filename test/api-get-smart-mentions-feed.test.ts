@@ -68,7 +68,13 @@ SmartFeed('filters :: tag_id, category_id and tag_category_id as in get_mentions
            (SELECT category_id FROM account_categories JOIN authors USING (account_idx) GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS category_id,
            (SELECT tag_category_id FROM account_tags JOIN authors USING (account_idx) GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS tag_category_id`)
   const unfiltered = (await all(OP, { platform_id: a.id })).length
-  for (const filter of [{ tag_id: labels.tag_id }, { category_id: labels.category_id }, { tag_category_id: labels.tag_category_id }, { tag_id: labels.tag_id, category_id: labels.category_id }]) {
+  const filters: Record<string, number>[] = [
+    { tag_id: labels.tag_id },
+    { category_id: labels.category_id },
+    { tag_category_id: labels.tag_category_id },
+    { tag_id: labels.tag_id, category_id: labels.category_id },
+  ]
+  for (const filter of filters) {
     const params = { platform_id: a.id, ...filter }
     const items = await all(OP, params)
     assert.ok(items.length > 0 && items.length < unfiltered, JSON.stringify(filter))

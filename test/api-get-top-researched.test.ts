@@ -30,7 +30,7 @@ async function expectedRows(days: number) {
     if (daysBack < days) counts.set(platformId, (counts.get(platformId) ?? 0) + count)
   }
   const ids = [...counts.keys()]
-  const profiles = await query(`
+  const profiles = await query<{ platform_id: string }>(`
     SELECT platform_id::VARCHAR AS platform_id, username, name, profile_image, platform_score,
            followers_count::DOUBLE AS followers_count
     FROM accounts WHERE platform_id::VARCHAR IN (${ids.map((id) => `'${id}'`).join(',')})`)

@@ -106,7 +106,7 @@ Trending('filters :: category_id and tag_id keep accounts carrying them (AND); n
     assert.ok(rows.length > 0 && rows.length < unfiltered.length, JSON.stringify(params))
     assert.equal(await all({ days: 30, by: 'score', ...params }), rows, JSON.stringify(params))
   }
-  for (const params of [{ category_id: 'abc' }, { tag_id: 'x1' }, { category_id: '' }]) {
+  for (const params of [{ category_id: 'abc' }, { tag_id: 'x1' }, { category_id: '' }] as Record<string, string>[]) {
     assert.equal((await get(OP, { days: 30, by: 'score', ...params })).body, (await get(OP, { days: 30, by: 'score' })).body)
   }
   const none = (await get(OP, { days: 30, by: 'score', category_id: 999999 })).body
