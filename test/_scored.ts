@@ -3,9 +3,10 @@
  * the 30 previous dates scored by the backfill (score history, score diffs, score trending) and the lookups a real
  * recording server wrote (top researched), plus a server on it and a `query` helper over its Parquet files.
  *
- * The recording: `RECORDED` requests (successes, a cache hit, failures, an operation without an account) go through
- * a server on the shared snapshot whose recorder writes to `lookupsDir`; closing it flushes the file. `OLDER` adds
- * hand-written lines dated 3 and 20 days back so the 1/7/30-day windows differ. Then `buildSnapshot` reads the folder.
+ * The recording: the `recorded` requests (successes, a cache hit, failures, an operation without an account) go
+ * through a server on the shared snapshot whose recorder writes to `lookupsDir`; closing it flushes the file. The
+ * `older` lines, written by hand and dated 3 and 20 days back, make the 1/7/30-day windows differ. Then
+ * `buildSnapshot` reads the folder.
  *
  * @example const { get, query, lookupsDir } = await scored()
  */
