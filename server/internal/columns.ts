@@ -141,7 +141,8 @@ export async function readUtf8(
     if (total > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
   }
   offsets[rows] = total
-  const bytes = Buffer.allocUnsafe(total)
+  // never from Buffer's shared pool: the buffer may be transferred to another thread
+  const bytes = Buffer.allocUnsafeSlow(total)
   for (const blob of blobs) bytes.set(blob.bytes, offsets[blob.group * STRING_GROUP_ROWS])
   return { bytes, offsets }
 }

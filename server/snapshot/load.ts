@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
+import { runWorker } from '../internal/worker.ts'
 import { OffsetsBuilder, copyInto, float64Items, int32Items, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
 import type {
   AccountLabels,
@@ -39,18 +40,12 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
+  // the biggest numeric files load in a worker thread (its own DuckDB), the rest here, at the same time:
+  // one JS thread cannot copy ~120M values out of DuckDB fast enough on its own
+  const numeric = runWorker<NumericTables>(new URL('./load-worker.ts', import.meta.url), realDir)
+  numeric.catch(() => undefined) // awaited below; if this thread fails first, its own error is the one reported
   const instance = await DuckDBInstance.create(':memory:')
-  // independent files load concurrently, each on its own connection: DuckDB decodes one while JS copies another
-  const step = async <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>): Promise<T> => {
-    const stepStarted = Date.now()
-    const conn = await instance.connect()
-    try {
-      return await load(conn)
-    } finally {
-      conn.closeSync()
-      log.debug('snapshot.load_step', { step: name, ms: Date.now() - stepStarted })
-    }
-  }
+  const step = stepRunner(instance)
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
     const accounts = await loadAccounts(step, file('accounts.parquet'))
@@ -63,18 +58,14 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       tags,
       accountCategories,
       accountTags,
-      smartFollowers,
-      categorizedCounts,
-      followersCountHistory,
       friendshipFollowed,
       friendshipFollowing,
       smartFollows,
-      tweets,
-      mentions,
       scoreHistory,
       trending,
       topResearched,
       smartMentions,
+      { smartFollowers, categorizedCounts, followersCountHistory, tweets: transferredTweets, mentions },
     ] = await Promise.all([
       step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
       step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
@@ -85,19 +76,18 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('tags', (c) => loadTags(c, file('tags.parquet'))),
       step('accountCategories', (c) => loadLabels(c, n, file('account_categories.parquet'), 'category_id')),
       step('accountTags', (c) => loadLabels(c, n, file('account_tags.parquet'), 'tag_id')),
-      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
-      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
-      step('followersCountHistory', (c) => loadFollowersCountHistory(c, n, file('followers_count_history.parquet'))),
       step('friendshipFollowed', (c) => loadFriendshipFollowed(c, n, file('friendship_followed.parquet'))),
       step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
       step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
-      step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
-      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
       step('scoreHistory', (c) => loadScoreHistory(c, n, file('score_history.parquet'))),
       step('trending', (c) => loadTrending(c, file('trending.parquet'))),
       step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
       step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'))),
+      numeric,
     ])
+    // a transferred Buffer arrives as a plain Uint8Array
+    const { textBytes } = transferredTweets
+    const tweets = { ...transferredTweets, textBytes: Buffer.from(textBytes.buffer, textBytes.byteOffset, textBytes.byteLength) }
     const snapshot: Snapshot = {
       id: manifest.snapshot_id,
       date: manifest.build_date,
@@ -135,6 +125,48 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
 }
 
 type Step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>) => Promise<T>
+
+/** Independent files load concurrently, each on its own connection: DuckDB decodes one while JS copies another. */
+function stepRunner(instance: DuckDBInstance): Step {
+  return async (name, load) => {
+    const started = Date.now()
+    const conn = await instance.connect()
+    try {
+      return await load(conn)
+    } finally {
+      conn.closeSync()
+      log.debug('snapshot.load_step', { step: name, ms: Date.now() - started })
+    }
+  }
+}
+
+export interface NumericTables {
+  smartFollowers: SmartFollowers
+  categorizedCounts: CategorizedCounts
+  followersCountHistory: FollowersCountHistory
+  tweets: Tweets
+  mentions: Mentions
+}
+
+/** The five biggest files (typed arrays only, transferable between threads); run by `load-worker.ts`. */
+export async function loadNumericTables(dir: string): Promise<NumericTables> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const step = stepRunner(instance)
+  const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
+  try {
+    const n = await step('numeric.accounts', (c) => countRows(c, file('accounts.parquet')))
+    const [smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions] = await Promise.all([
+      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
+      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
+      step('followersCountHistory', (c) => loadFollowersCountHistory(c, n, file('followers_count_history.parquet'))),
+      step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
+      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
+    ])
+    return { smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions }
+  } finally {
+    instance.closeSync()
+  }
+}
 
 async function countRows(conn: DuckDBConnection, source: string): Promise<number> {
   const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${source}`)
