@@ -32,7 +32,7 @@ create or replace macro description_of(r) as
 
 create or replace macro profile_image_of(r) as
   case when rnd(r, 0, 42) < 0.08 then null else
-    'https://pbs.twimg.com/profile_images/'
+    'https://images.platform.example/profile_images/'
     || (1000000000000000000::UBIGINT + mixed_hash(r, 0, 42) % 800000000000000000::UBIGINT)::VARCHAR
     || '/' || base62(r, 0, 42, 8) || '_normal.jpg'
   end;
