@@ -3,9 +3,9 @@ import type { Storage } from 'unstorage'
 import type { ResponseCache } from './types.ts'
 
 /**
- * Response bodies on unstorage under `cache:<sha256 of the cache key>` (hashing keeps any key text, `?`, `/` or `:`
- * included, from being rewritten by unstorage's key normalisation). Each entry carries its own expiry, so a
- * driver without TTLs (the embedded LRU) expires entries as exactly as Redis does with its `EX`.
+ * The Redis backend's response cache: bodies on unstorage under `cache:<sha256 of the cache key>` (hashing keeps
+ * any key text, `?`, `/` or `:` included, from being rewritten by unstorage's key normalisation). Each entry
+ * carries its own expiry, so it is never served past it, whenever the driver frees it.
  * @example await cache.set('get_alpha?days=7#snap-2026-11-21', body, 300); await cache.get('get_alpha?days=7#snap-2026-11-21')
  */
 export function createResponseCache(storage: Storage): ResponseCache {

@@ -4,7 +4,6 @@ import { createAccessControl } from './admission.ts'
 import { openEmbeddedBackend } from './backends/embedded.ts'
 import { openRedisBackend } from './backends/redis.ts'
 import { AccountRecords } from './records.ts'
-import { createResponseCache } from './response-cache.ts'
 import type { AccessServices, StorageConfig } from './types.ts'
 
 const DEFAULT_CACHE_MAX_MB = 64
@@ -42,7 +41,7 @@ export async function createServices(config: StorageConfig): Promise<AccessServi
   const records = new AccountRecords(backend.storage)
   return {
     access: createAccessControl(records, backend.counters),
-    cache: createResponseCache(backend.storage),
+    cache: backend.cache,
     admin: createAccessAdmin(records, backend),
     close: () => backend.close(),
   }

@@ -1,8 +1,8 @@
 import { createStorage, type Storage } from 'unstorage'
-import lruCacheDriver from 'unstorage/drivers/lru-cache'
 import { log } from '../../../pipeline/log.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
 import { atomicFsDriver } from '../internal/atomic-fs-driver.ts'
+import { createMemoryCache } from '../internal/memory-cache.ts'
 import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
 
 /** How often counted calls reach the disk: a crash loses at most this much counting. */
@@ -12,17 +12,18 @@ const NEXT_USER_ID_ITEM = 'access:next-user-id'
 
 /**
  * The default backend, with no outside service: records in files under `dataDir` (written atomically), the
- * response cache in a size-bounded in-memory LRU, and counters owned by this process (one server process per
+ * response cache in a size-bounded LRU of this process (not on unstorage: nothing to persist, and no key
+ * normalisation or hashing per request), and counters owned by this process (one server process per
  * data directory; run several instances on Redis).
  */
 export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number): Promise<Backend> {
   const storage = createStorage({ driver: atomicFsDriver({ base: dataDir }) })
-  storage.mount('cache', lruCacheDriver({ max: 0, maxSize: cacheMaxBytes }))
   const counters = await EmbeddedCounters.open(storage)
   let allocating: Promise<unknown> = Promise.resolve()
   return {
     storage,
     counters,
+    cache: createMemoryCache(cacheMaxBytes),
     /** Read, increment and write one at a time, so concurrent creations in this process never share an id. */
     nextUserId() {
       const next = allocating.then(async () => {

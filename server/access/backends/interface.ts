@@ -1,4 +1,5 @@
 import type { Storage } from 'unstorage'
+import type { ResponseCache } from '../types.ts'
 
 /** One call's request to the counters: the account's monthly quota and its rate in one operation bucket. */
 export interface CountRequest {
@@ -31,12 +32,14 @@ export interface Counters {
 }
 
 /**
- * A storage backend: unstorage for the records (accounts, key index) and the response cache, plus counters that
- * are exact under concurrency, which unstorage alone cannot give.
+ * A storage backend: unstorage for the records (accounts, key index), counters that are exact under concurrency,
+ * which unstorage alone cannot give, and the response cache.
  */
 export interface Backend {
   storage: Storage
   counters: Counters
+  /** Success bodies of the API, each with its own expiry. */
+  cache: ResponseCache
   /** A fresh account id, unique even when several processes create accounts. */
   nextUserId(): Promise<number>
   close(): Promise<void>

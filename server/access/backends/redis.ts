@@ -2,6 +2,7 @@ import type Redis from 'ioredis'
 import { createStorage } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
+import { createResponseCache } from '../response-cache.ts'
 import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
 
 /** Every key this service writes in Redis starts with this namespace. */
@@ -60,6 +61,7 @@ export async function openRedisBackend(url: string): Promise<Backend> {
   return {
     storage,
     counters: new RedisCounters(client),
+    cache: createResponseCache(storage),
     async nextUserId() {
       return client.incr(`${REDIS_BASE}:${NEXT_USER_ID_ITEM}`)
     },

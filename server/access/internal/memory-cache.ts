@@ -1,0 +1,47 @@
+import type { ResponseCache } from '../types.ts'
+
+interface Entry {
+  body: string
+  expiresAt: number
+  size: number
+}
+
+/**
+ * The embedded response cache: a least-recently-used Map in this process, bounded by `maxBytes` (UTF-16 size of
+ * keys and bodies). Keys are used verbatim (no storage key normalisation, so no hashing) and each entry carries its
+ * own expiry. A Map keeps insertion order, so re-inserting an entry on a hit makes the first entry the least
+ * recently used one.
+ * @example const cache = createMemoryCache(64 * 2 ** 20); await cache.set('get_alpha?days=7@snap', body, 300)
+ */
+export function createMemoryCache(maxBytes: number): ResponseCache {
+  const entries = new Map<string, Entry>()
+  let bytes = 0
+  const remove = (key: string, entry: Entry) => {
+    entries.delete(key)
+    bytes -= entry.size
+  }
+  return {
+    async get(key) {
+      const entry = entries.get(key)
+      if (!entry) return null
+      remove(key, entry)
+      if (entry.expiresAt <= Date.now()) return null
+      entries.set(key, entry)
+      bytes += entry.size
+      return entry.body
+    },
+    async set(key, body, ttlSeconds) {
+      if (!(ttlSeconds > 0)) return
+      const size = 2 * (key.length + body.length)
+      if (size > maxBytes) return
+      const previous = entries.get(key)
+      if (previous) remove(key, previous)
+      entries.set(key, { body, expiresAt: Date.now() + ttlSeconds * 1000, size })
+      bytes += size
+      for (const [oldest, entry] of entries) {
+        if (bytes <= maxBytes) break
+        remove(oldest, entry)
+      }
+    },
+  }
+}
