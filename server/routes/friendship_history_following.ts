@@ -7,7 +7,7 @@ import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
 import { formatDay } from '../rules/dates.ts'
-import { hasAnyLabel } from '../rules/labels.ts'
+import { hasAnyLabel, labelSet } from '../rules/labels.ts'
 import { pagedBody, readPage } from '../rules/pagination.ts'
 import { array, date, envelope, id, integer, object, plainReference, score, string } from '../schema.ts'
 
@@ -39,7 +39,10 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot }) {
     const source = resolveAccount(snapshot, query, 'precedence')
-    const { day, tagIds, categoryIds } = readFriendshipFilters(query)
+    const filters = readFriendshipFilters(query)
+    const { day } = filters
+    const tagIds = filters.tagIds && labelSet(filters.tagIds)
+    const categoryIds = filters.categoryIds && labelSet(filters.categoryIds)
     const request = readPage(query, 'friendshipHistory')
     const log = snapshot.friendshipFollowing
     // the log is stored in the served order; the whole history is filtered, then paginated

@@ -2,7 +2,7 @@
 import { defineOperation } from '../operation.ts'
 import { prefixedCategories, prefixedTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
-import { hasAnyLabel } from '../rules/labels.ts'
+import { hasAnyLabel, labelSet, type LabelSet } from '../rules/labels.ts'
 import { idListParameter, readIdList } from '../rules/lists.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../schema.ts'
@@ -39,7 +39,7 @@ export default defineOperation({
     // unfiltered sums are precomputed at load; filters scan the target's followers
     const sum =
       categoryIds || tagIds
-        ? filteredScoreSum(snapshot, target, categoryIds, tagIds)
+        ? filteredScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
         : snapshot.smartFollowers.scoreSum[target]
     const a = snapshot.accounts
     return {
@@ -61,14 +61,16 @@ export default defineOperation({
 })
 
 /** Scores of the smart followers having any of `categoryIds` (when set) and any of `tagIds` (when set). */
-function filteredScoreSum(snapshot: Snapshot, target: number, categoryIds: number[] | null, tagIds: number[] | null) {
-  const sf = snapshot.smartFollowers
+function filteredScoreSum(snapshot: Snapshot, target: number, categoryIds: LabelSet | null, tagIds: LabelSet | null) {
+  const { smartFollowers: sf, accountCategories, accountTags } = snapshot
+  const scores = snapshot.accounts.platformScore
+  const end = sf.offsets[target + 1]
   let sum = 0
-  for (let r = sf.offsets[target]; r < sf.offsets[target + 1]; r++) {
+  for (let r = sf.offsets[target]; r < end; r++) {
     const f = sf.followerIdx[r]
-    if (categoryIds && !hasAnyLabel(snapshot.accountCategories, f, categoryIds)) continue
-    if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) continue
-    sum += snapshot.accounts.platformScore[f]
+    if (categoryIds && !hasAnyLabel(accountCategories, f, categoryIds)) continue
+    if (tagIds && !hasAnyLabel(accountTags, f, tagIds)) continue
+    sum += scores[f]
   }
   return sum
 }

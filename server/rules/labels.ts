@@ -1,7 +1,7 @@
 /**
  * Tag and category matching on accounts (filters of get_followers, score sums, friendship logs, mentions).
  *
- * @example hasAnyLabel(snapshot.accountCategories, followerIdx, [1, 7]) // follower is a VC or an influencer
+ * @example hasAnyLabel(snapshot.accountCategories, followerIdx, labelSet([1, 7])) // follower is a VC or an influencer
  */
 import type { AccountLabels, Snapshot } from '../snapshot/types.ts'
 
@@ -11,8 +11,25 @@ export function hasLabel(labels: AccountLabels, idx: number, id: number): boolea
   return false
 }
 
-export function hasAnyLabel(labels: AccountLabels, idx: number, ids: readonly number[]): boolean {
-  for (const id of ids) if (hasLabel(labels, idx, id)) return true
+/** Ids prepared for `hasAnyLabel`, which scans many rows: ids 0..31 as one bit mask, the others as a list. */
+export interface LabelSet {
+  mask: number
+  others: number[]
+}
+
+export function labelSet(ids: readonly number[]): LabelSet {
+  let mask = 0
+  const others: number[] = []
+  for (const id of ids) {
+    if (id >= 0 && id < 32) mask |= 1 << id
+    else others.push(id)
+  }
+  return { mask, others }
+}
+
+export function hasAnyLabel(labels: AccountLabels, idx: number, set: LabelSet): boolean {
+  if ((labels.mask[idx] & set.mask) !== 0) return true
+  for (const id of set.others) if (hasLabel(labels, idx, id)) return true
   return false
 }
 
