@@ -2,9 +2,9 @@ import { ApiError } from '../errors.ts'
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
 import type { Counters } from './backends/interface.ts'
 import { readApiKey } from './credentials.ts'
-import { PERIOD_MS, parseRate } from './plans.ts'
-import { rateLimitHeaders } from './rate-limit-headers.ts'
-import type { AccountRecords } from './records.ts'
+import { PERIOD_MS, parseRate, type Rate } from './plans.ts'
+import { rateLimitHeaders, rateLimitPolicy } from './rate-limit-headers.ts'
+import type { AccountRecord, AccountRecords } from './records.ts'
 import type { AccessControl, Admission, Credentials } from './types.ts'
 
 /** The messages of the key errors; they never repeat the key. */
@@ -23,19 +23,20 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
   return {
     async admit(credentials: Credentials, bucket: string): Promise<Admission> {
       const account = await authenticate(records, credentials)
-      const rate = parseRate(account.plan.rate)
+      const { plan } = account
+      const terms = planTerms(account)
+      const { rate } = terms
       const counted = await counters.count({
         userId: account.userId,
         bucket,
-        quotaTotal: account.plan.monthlyQuota,
+        quotaTotal: plan.monthlyQuota,
         rateTotal: rate.total,
-        rateWindowMs: PERIOD_MS[rate.period],
+        rateWindowMs: terms.rateWindowMs,
       })
-      const secondsUntil = (resetAt: number) => Math.max(1, Math.ceil((resetAt - counted.now) / 1000))
       const quota = {
-        total: account.plan.monthlyQuota,
+        total: plan.monthlyQuota,
         used: counted.quotaUsed,
-        remaining: Math.max(0, account.plan.monthlyQuota - counted.quotaUsed),
+        remaining: Math.max(0, plan.monthlyQuota - counted.quotaUsed),
         resetAt: new Date(counted.quotaResetAt),
       }
       const limits = {
@@ -45,11 +46,11 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
           period: rate.period,
           total: rate.total,
           remaining: Math.max(0, rate.total - counted.rateUsed),
-          resetSeconds: secondsUntil(counted.rateResetAt),
+          resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
         },
       }
-      const quotaResetSeconds = secondsUntil(counted.quotaResetAt)
-      const headers = rateLimitHeaders(bucket, limits, quotaResetSeconds)
+      const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
+      const headers = rateLimitHeaders(terms.policies(bucket), bucket, limits, quotaResetSeconds)
       if (counted.outcome === 'quota_exceeded') {
         throw new ApiError(
           'quota_exceeded',
@@ -68,6 +69,42 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
       return { ...limits, headers }
     },
   }
+}
+
+/** Whole seconds from `now` until `resetAt`, at least 1. */
+function secondsUntil(resetAt: number, now: number): number {
+  return Math.max(1, Math.ceil((resetAt - now) / 1000))
+}
+
+/** An account record's plan read once: its parsed rate and the `RateLimit-Policy` value per bucket. */
+interface PlanTerms {
+  rate: Rate
+  rateWindowMs: number
+  policies(bucket: string): string
+}
+
+/**
+ * The terms of the record's plan, computed once per record object (records are re-read at most once a second, and
+ * a changed plan comes with a new record), so a request neither parses the rate nor formats the policy header.
+ */
+const termsOfRecord = new WeakMap<AccountRecord, PlanTerms>()
+function planTerms(account: AccountRecord): PlanTerms {
+  let terms = termsOfRecord.get(account)
+  if (!terms) {
+    const rate = parseRate(account.plan.rate)
+    const byBucket = new Map<string, string>()
+    terms = {
+      rate,
+      rateWindowMs: PERIOD_MS[rate.period],
+      policies(bucket) {
+        let policy = byBucket.get(bucket)
+        if (policy === undefined) byBucket.set(bucket, (policy = rateLimitPolicy(bucket, account.plan.monthlyQuota, rate)))
+        return policy
+      },
+    }
+    termsOfRecord.set(account, terms)
+  }
+  return terms
 }
 
 async function authenticate(records: AccountRecords, credentials: Credentials) {

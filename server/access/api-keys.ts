@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 
 /** Every key starts with this prefix, which the shared logger recognises and redacts. */
 const KEY_PREFIX = 'ask_'
@@ -17,7 +17,7 @@ export function generateApiKey(): string {
 
 /** The SHA-256 hex digest under which a key is stored and looked up. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
+  return hash('sha256', key, 'hex')
 }
 
 /** Whether a string has the shape of a key we issue (anything else is invalid without a storage lookup). */
