@@ -14,6 +14,8 @@ function items<T>(vector: DuckDBVector): T {
 export const int32Items = (v: DuckDBVector) => items<Int32Array>(v)
 export const float64Items = (v: DuckDBVector) => items<Float64Array>(v)
 export const uint64Items = (v: DuckDBVector) => items<BigUint64Array>(v)
+/** The values of an INTEGER or DOUBLE vector, whichever it is. */
+export const numberItems = (v: DuckDBVector) => items<Int32Array | Float64Array>(v)
 
 /**
  * Run `sql` and call `onChunk` for every chunk with the absolute offset of its first row.
@@ -102,9 +104,9 @@ export async function readStrings(
 }
 
 /**
- * The UTF-8 bytes of a VARCHAR expression, back to back in `dense` order: `bytes` and `offsets` (row i is
- * offsets[i]..offsets[i+1]); NULL and '' are both empty (callers keep nullness separately). One scan: each group
- * of rows comes as one blob plus the list of its values' byte lengths.
+ * The UTF-8 bytes of a VARCHAR expression, back to back in `dense` order, handed to `sink` in order (views of DuckDB memory, valid during the call; never held
+ * whole in memory); returns the offsets (row i is bytes offsets[i]..offsets[i+1]). NULL and '' are both empty
+ * (callers keep nullness separately). One scan: each group of rows comes as one blob plus its values' byte lengths.
  */
 export async function readUtf8(
   conn: DuckDBConnection,
@@ -112,9 +114,11 @@ export async function readUtf8(
   expression: string,
   dense: string,
   rows: number,
-): Promise<{ bytes: Buffer; offsets: Uint32Array }> {
-  const lengths = new Uint32Array(rows)
-  const blobs: { group: number; bytes: Uint8Array }[] = []
+  sink: (bytes: Uint8Array) => void,
+): Promise<Uint32Array> {
+  const offsets = new Uint32Array(rows + 1)
+  let total = 0
+  let next = 0
   await scan(
     conn,
     `SELECT (${dense} // ${STRING_GROUP_ROWS})::INTEGER AS g,
@@ -124,25 +128,21 @@ export async function readUtf8(
     (chunk) => {
       const group = int32Items(chunk.getColumnVector(0))
       const list = chunk.getColumnVector(1) as DuckDBListVector
-      const values = int32Items(list.childVector)
+      const lengths = int32Items(list.childVector)
       const joined = chunk.getColumnVector(2) as DuckDBBlobVector
       for (let i = 0; i < chunk.rowCount; i++) {
+        if (group[i] * STRING_GROUP_ROWS !== next) throw new Error(`${expression}: ${dense} is not 0..${rows - 1}`)
         const start = list.getEntryOffset(i)
-        lengths.set(values.subarray(start, start + list.getEntryLength(i)), group[i] * STRING_GROUP_ROWS)
-        blobs.push({ group: group[i], bytes: Uint8Array.from(joined.getItemBytes(i)!) })
+        for (let k = 0; k < list.getEntryLength(i); k++) {
+          offsets[next++] = total
+          total += lengths[start + k]
+        }
+        if (total > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
+        sink(joined.getItemBytes(i)!)
       }
     },
   )
-  const offsets = new Uint32Array(rows + 1)
-  let total = 0
-  for (let i = 0; i < rows; i++) {
-    offsets[i] = total
-    total += lengths[i]
-    if (total > 0xffffffff) throw new Error(`${expression}: more than 4 GiB of text`)
-  }
+  if (next !== rows) throw new Error(`${expression}: ${dense} is not 0..${rows - 1}`)
   offsets[rows] = total
-  // never from Buffer's shared pool: the buffer may be transferred to another thread
-  const bytes = Buffer.allocUnsafeSlow(total)
-  for (const blob of blobs) bytes.set(blob.bytes, offsets[blob.group * STRING_GROUP_ROWS])
-  return { bytes, offsets }
+  return offsets
 }

@@ -1,5 +1,5 @@
-/** Worker entry of `loadSnapshot`: loads the biggest numeric files of one snapshot folder (see `loadNumericTables`). */
+/** Worker entry of `loadSnapshot`: loads the biggest files of one snapshot folder (see `loadNumericTables`). */
 import { answer, workerInput } from '../internal/worker.ts'
-import { loadNumericTables } from './load.ts'
+import { loadNumericTables, type WorkerInput } from './load.ts'
 
-await answer(loadNumericTables(workerInput<string>()))
+await answer(loadNumericTables(workerInput<WorkerInput>()))

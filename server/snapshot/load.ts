@@ -9,7 +9,16 @@ import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
 import { runWorker } from '../internal/worker.ts'
-import { OffsetsBuilder, copyInto, float64Items, int32Items, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
+import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
+import {
+  findSidecar,
+  openSidecar,
+  servingDir,
+  SidecarWriter,
+  type ColumnType,
+  type SidecarOwner,
+  type SidecarRef,
+} from './sidecar.ts'
 import type {
   AccountLabels,
   Accounts,
@@ -34,15 +43,28 @@ import type {
 interface Manifest {
   snapshot_id: string
   build_date: string
+  built_at: string
+}
+
+/** What the loader worker needs: the snapshot folder, where its sidecars go and whom they belong to. */
+export interface WorkerInput {
+  dir: string
+  sidecars: string
+  owner: SidecarOwner
 }
 
 export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
-  // the biggest numeric files load in a worker thread (its own DuckDB), the rest here, at the same time:
+  const input: WorkerInput = {
+    dir: realDir,
+    sidecars: servingDir(realDir),
+    owner: { snapshotId: manifest.snapshot_id, builtAt: manifest.built_at },
+  }
+  // the biggest files load in a worker thread (its own DuckDB), the rest here, at the same time:
   // one JS thread cannot copy ~120M values out of DuckDB fast enough on its own
-  const numeric = runWorker<NumericTables>(new URL('./load-worker.ts', import.meta.url), realDir)
+  const numeric = runWorker<NumericTables>(new URL('./load-worker.ts', import.meta.url), input)
   numeric.catch(() => undefined) // awaited below; if this thread fails first, its own error is the one reported
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
@@ -65,7 +87,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       trending,
       topResearched,
       smartMentions,
-      { smartFollowers, categorizedCounts, followersCountHistory, tweets: transferredTweets, mentions },
+      { smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions },
     ] = await Promise.all([
       step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
       step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
@@ -79,15 +101,12 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('friendshipFollowed', (c) => loadFriendshipFollowed(c, n, file('friendship_followed.parquet'))),
       step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
       step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
-      step('scoreHistory', (c) => loadScoreHistory(c, n, file('score_history.parquet'))),
+      step('scoreHistory', (c) => writeSeries(c, n, file('score_history.parquet'), input, SCORE_HISTORY)),
       step('trending', (c) => loadTrending(c, file('trending.parquet'))),
       step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
       step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'))),
       numeric,
     ])
-    // a transferred Buffer arrives as a plain Uint8Array
-    const { textBytes } = transferredTweets
-    const tweets = { ...transferredTweets, textBytes: Buffer.from(textBytes.buffer, textBytes.byteOffset, textBytes.byteLength) }
     const snapshot: Snapshot = {
       id: manifest.snapshot_id,
       date: manifest.build_date,
@@ -106,13 +125,13 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       accountTags,
       smartFollowers,
       categorizedCounts,
-      followersCountHistory,
+      followersCountHistory: openFollowersCountHistory(followersCountHistory),
       friendshipFollowed,
       friendshipFollowing,
       smartFollows,
-      tweets,
+      tweets: openTweets(tweets),
       mentions,
-      scoreHistory,
+      scoreHistory: openScoreHistory(scoreHistory),
       trending,
       topResearched,
       smartMentions,
@@ -143,23 +162,26 @@ function stepRunner(instance: DuckDBInstance): Step {
 export interface NumericTables {
   smartFollowers: SmartFollowers
   categorizedCounts: CategorizedCounts
-  followersCountHistory: FollowersCountHistory
-  tweets: Tweets
+  followersCountHistory: SidecarRef
+  tweets: LoadedTweets
   mentions: Mentions
 }
 
-/** The five biggest files (typed arrays only, transferable between threads); run by `load-worker.ts`. */
-export async function loadNumericTables(dir: string): Promise<NumericTables> {
+/** The five biggest files (typed arrays and sidecar references only, transferable between threads); run by `load-worker.ts`. */
+export async function loadNumericTables({ dir, sidecars, owner }: WorkerInput): Promise<NumericTables> {
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
   const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
+  const input = { sidecars, owner }
   try {
     const n = await step('numeric.accounts', (c) => countRows(c, file('accounts.parquet')))
     const [smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions] = await Promise.all([
       step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
       step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
-      step('followersCountHistory', (c) => loadFollowersCountHistory(c, n, file('followers_count_history.parquet'))),
-      step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
+      step('followersCountHistory', (c) =>
+        writeSeries(c, n, file('followers_count_history.parquet'), input, FOLLOWERS_COUNT_HISTORY),
+      ),
+      step('tweets', (c) => loadTweets(c, file('tweets.parquet'), input)),
       step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
     ])
     return { smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions }
@@ -380,25 +402,85 @@ async function loadCategorizedCounts(conn: DuckDBConnection, owners: number, sou
   return { offsets: offsets.finish(), categoryId, cnt }
 }
 
-async function loadFollowersCountHistory(
+/**
+ * A daily series kept in a sidecar (see sidecar.ts): the owner column `account_idx`, then `columns`, in file order
+ * (newest day first per account). Column `offsets` holds the CSR offsets by account.
+ */
+interface SeriesSpec {
+  file: string
+  columns: { name: string; type: ColumnType; sql: string }[]
+}
+
+const FOLLOWERS_COUNT_HISTORY: SeriesSpec = {
+  file: 'followers_count_history.bin',
+  columns: [
+    { name: 'day', type: 'u16', sql: "(date - DATE '1970-01-01')::INTEGER" },
+    { name: 'followers_count', type: 'u32', sql: 'followers_count::DOUBLE' },
+  ],
+}
+
+const SCORE_HISTORY: SeriesSpec = {
+  file: 'score_history.bin',
+  columns: [
+    { name: 'day', type: 'u16', sql: "(date - DATE '1970-01-01')::INTEGER" },
+    { name: 'platform_score', type: 'f64', sql: 'platform_score::DOUBLE' },
+    { name: 'rank', type: 'i32', sql: 'coalesce(rank, 0)::INTEGER' },
+  ],
+}
+
+/** The series' sidecar: the committed one of this snapshot when there is one, else written from `source` now. */
+async function writeSeries(
   conn: DuckDBConnection,
   owners: number,
   source: string,
-): Promise<FollowersCountHistory> {
-  const count = await countRows(conn, source)
-  const day = new Uint16Array(count)
-  const followersCount = new Uint32Array(count)
-  const offsets = new OffsetsBuilder(owners)
-  await scan(
-    conn,
-    `SELECT account_idx::INTEGER, (date - DATE '1970-01-01')::INTEGER, followers_count::DOUBLE FROM ${source}`,
-    (chunk, offset) => {
-      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-      copyInto(day, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-      copyInto(followersCount, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
-    },
-  )
-  return { offsets: offsets.finish(), day, followersCount }
+  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
+  spec: SeriesSpec,
+): Promise<SidecarRef> {
+  const target = path.join(sidecars, spec.file)
+  const existing = findSidecar(target, owner)
+  if (existing) return existing
+  const rows = await countRows(conn, source)
+  const writer = new SidecarWriter(target, owner, [
+    { name: 'offsets', type: 'i32', rows: owners + 1 },
+    ...spec.columns.map(({ name, type }) => ({ name, type, rows })),
+  ])
+  try {
+    const offsets = new OffsetsBuilder(owners)
+    await scan(
+      conn,
+      `SELECT account_idx::INTEGER, ${spec.columns.map((c) => c.sql).join(', ')} FROM ${source}`,
+      (chunk, offset) => {
+        offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+        spec.columns.forEach((column, c) => {
+          writer.write(column.name, numberItems(chunk.getColumnVector(c + 1)).subarray(0, chunk.rowCount), offset)
+        })
+      },
+    )
+    writer.write('offsets', offsets.finish(), 0)
+    return writer.finish()
+  } catch (error) {
+    writer.abandon()
+    throw error
+  }
+}
+
+function openFollowersCountHistory(ref: SidecarRef): FollowersCountHistory {
+  const sidecar = openSidecar(ref)
+  return {
+    offsets: sidecar.read('offsets', 'i32'),
+    day: sidecar.column('day', 'u16'),
+    followersCount: sidecar.column('followers_count', 'u32'),
+  }
+}
+
+function openScoreHistory(ref: SidecarRef): ScoreHistory {
+  const sidecar = openSidecar(ref)
+  return {
+    offsets: sidecar.read('offsets', 'i32'),
+    day: sidecar.column('day', 'u16'),
+    platformScore: sidecar.column('platform_score', 'f64'),
+    rank: sidecar.column('rank', 'i32'),
+  }
 }
 
 async function loadFriendshipFollowed(conn: DuckDBConnection, owners: number, source: string): Promise<FriendshipFollowed> {
@@ -483,17 +565,24 @@ async function loadSmartFollows(conn: DuckDBConnection, source: string): Promise
   return lists
 }
 
-async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweets> {
+/** Tweets as they cross from the worker: the texts stay in their sidecar (column `text`, offsets `offsets`). */
+type LoadedTweets = Omit<Tweets, 'textBytes' | 'textOffsets'> & { texts: SidecarRef }
+
+const TWEET_TEXTS = 'tweet_texts.bin'
+
+async function loadTweets(
+  conn: DuckDBConnection,
+  source: string,
+  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
+): Promise<LoadedTweets> {
   const count = await countRows(conn, source)
-  const text = await readUtf8(conn, source, 'text', 'tweet_idx', count)
-  const t: Tweets = {
+  const t: LoadedTweets = {
     count,
     tweetId: new BigUint64Array(count),
     authorId: new BigUint64Array(count),
     authorIdx: new Int32Array(count),
     createdAtMs: new Float64Array(count),
-    textBytes: text.bytes,
-    textOffsets: text.offsets,
+    texts: findSidecar(path.join(sidecars, TWEET_TEXTS), owner) ?? (await writeTexts(conn, source, count, sidecars, owner)),
     textIsNull: new Uint8Array(count),
     favorites: new Uint32Array(count),
     retweets: new Uint32Array(count),
@@ -523,6 +612,32 @@ async function loadTweets(conn: DuckDBConnection, source: string): Promise<Tweet
   return t
 }
 
+/** The texts' sidecar: UTF-8 bytes streamed from DuckDB straight to the file, then their offsets. */
+async function writeTexts(
+  conn: DuckDBConnection,
+  source: string,
+  count: number,
+  sidecars: string,
+  owner: SidecarOwner,
+): Promise<SidecarRef> {
+  const writer = new SidecarWriter(path.join(sidecars, TWEET_TEXTS), owner, [
+    { name: 'offsets', type: 'u32', rows: count + 1 },
+    { name: 'text', type: 'u8', rows: null },
+  ])
+  try {
+    writer.write('offsets', await readUtf8(conn, source, 'text', 'tweet_idx', count, (bytes) => writer.append(bytes)), 0)
+    return writer.finish()
+  } catch (error) {
+    writer.abandon()
+    throw error
+  }
+}
+
+function openTweets({ texts, ...tweets }: LoadedTweets): Tweets {
+  const sidecar = openSidecar(texts)
+  return { ...tweets, textOffsets: sidecar.read('offsets', 'u32'), textBytes: sidecar.utf8('text') }
+}
+
 async function loadMentions(conn: DuckDBConnection, owners: number, source: string): Promise<Mentions> {
   const count = await countRows(conn, source)
   const tweetIdx = new Int32Array(count)
@@ -534,26 +649,6 @@ async function loadMentions(conn: DuckDBConnection, owners: number, source: stri
     copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
   })
   return { offsets: offsets.finish(), tweetIdx, epochSeconds }
-}
-
-async function loadScoreHistory(conn: DuckDBConnection, owners: number, source: string): Promise<ScoreHistory> {
-  const count = await countRows(conn, source)
-  const day = new Uint16Array(count)
-  const platformScore = new Float64Array(count)
-  const rank = new Int32Array(count)
-  const offsets = new OffsetsBuilder(owners)
-  await scan(
-    conn,
-    `SELECT account_idx::INTEGER, (date - DATE '1970-01-01')::INTEGER, platform_score::DOUBLE,
-            coalesce(rank, 0)::INTEGER FROM ${source}`,
-    (chunk, offset) => {
-      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-      copyInto(day, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-      copyInto(platformScore, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
-      copyInto(rank, int32Items(chunk.getColumnVector(3)), chunk.rowCount, offset)
-    },
-  )
-  return { offsets: offsets.finish(), day, platformScore, rank }
 }
 
 /** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */

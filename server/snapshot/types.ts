@@ -4,8 +4,10 @@
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
  * The big per-row arrays use the narrowest type that holds their values (memory: 2 GiB at the large scale):
- * days Uint16 (until 2149), counters Uint32.
+ * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, tweet texts) stay on disk
+ * in the snapshot's sidecars (sidecar.ts): array-like views that read a block of rows on first touch.
  */
+import type { Utf8Text } from './sidecar.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -77,10 +79,10 @@ export interface CategorizedCounts extends Adjacency {
   cnt: Uint32Array
 }
 
-/** followers_count_history.parquet grouped by account, newest day first. */
+/** followers_count_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
 export interface FollowersCountHistory extends Adjacency {
-  day: Uint16Array
-  followersCount: Uint32Array
+  day: ArrayLike<number>
+  followersCount: ArrayLike<number>
 }
 
 /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
@@ -142,8 +144,8 @@ export interface Tweets {
   /** -1 when the author is in neither table */
   authorIdx: Int32Array
   createdAtMs: Float64Array
-  /** UTF-8 texts back to back: text of row i is bytes textOffsets[i] .. textOffsets[i + 1]. */
-  textBytes: Buffer
+  /** UTF-8 texts back to back (on disk): text of row i is `textBytes.toString('utf8', textOffsets[i], textOffsets[i + 1])`. */
+  textBytes: Utf8Text
   textOffsets: Uint32Array
   /** 1 when the text is NULL */
   textIsNull: Uint8Array
@@ -159,12 +161,12 @@ export interface Mentions extends Adjacency {
   epochSeconds: Uint32Array
 }
 
-/** score_history.parquet grouped by account, newest day first. */
+/** score_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
 export interface ScoreHistory extends Adjacency {
-  day: Uint16Array
-  platformScore: Float64Array
+  day: ArrayLike<number>
+  platformScore: ArrayLike<number>
   /** 0 when the stored rank is NULL */
-  rank: Int32Array
+  rank: ArrayLike<number>
 }
 
 /** One list of trending.parquet (one days × metric): rows in rank order (growth desc, platform_id asc). */

@@ -1,0 +1,352 @@
+/**
+ * Serving sidecars: big, rarely read columns of a snapshot (daily series, tweet texts) kept on disk in a compact
+ * binary file instead of the heap; only what finds a row stays in memory. A page reads its rows with `fs.readSync`
+ * at a position (a few µs from the page cache).
+ *
+ * Where: `<snapshots dir>/.serving/<snapshot folder>/<name>.bin`, derived from the snapshot, never inside the
+ * published folder (os temp dir when that one is not writable). Written once per snapshot and reused by every later
+ * load of it; folders of snapshots that no longer exist are removed when a snapshot loads.
+ *
+ * Format (little-endian): a 4096-byte header (`MAGIC`, then JSON: format version, snapshot id and build time, each
+ * column's type, rows and byte position), then the columns back to back, each 8-byte aligned. A file is written
+ * under a temporary name (`<name>.bin.<pid>-<n>.tmp`), served from there at once, and renamed to its final name only
+ * after its bytes are on disk (fsync, in the background): a file with the final name is always complete.
+ *
+ * @example const writer = new SidecarWriter(file, snapshot, [{ name: 'day', type: 'u16', rows }]); writer.write('day', days, 0); const column = openSidecar(writer.finish()).column('day')
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { log } from '../../pipeline/log.ts'
+
+const FORMAT = 1
+const MAGIC = 'ASSIDECAR\n'
+const HEADER_BYTES = 4096
+
+const ARRAYS = {
+  u8: Uint8Array,
+  i16: Int16Array,
+  u16: Uint16Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  f64: Float64Array,
+  u64: BigUint64Array,
+}
+export type ColumnType = keyof typeof ARRAYS
+type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
+type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
+
+/** Which snapshot a sidecar belongs to (a file of another build of the same folder name is never reused). */
+export interface SidecarOwner {
+  snapshotId: string
+  builtAt: string
+}
+
+interface ColumnHeader {
+  type: ColumnType
+  rows: number
+  position: number
+}
+
+interface Header extends SidecarOwner {
+  format: number
+  columns: Record<string, ColumnHeader>
+}
+
+/** A written sidecar (plain data: it crosses from the loader worker to the main thread). */
+export interface SidecarRef {
+  /** Where the bytes are now: the final path, or the temporary one until the background commit renames it. */
+  path: string
+  finalPath: string
+  header: Header
+}
+
+/** The sidecar folder of a snapshot folder; removes the folders of snapshots that no longer exist. */
+export function servingDir(snapshotDir: string): string {
+  const root = path.join(path.dirname(snapshotDir), '.serving')
+  const dir = path.join(root, path.basename(snapshotDir))
+  try {
+    fs.mkdirSync(dir, { recursive: true })
+    fs.accessSync(dir, fs.constants.W_OK)
+  } catch (error) {
+    const fallback = path.join(os.tmpdir(), 'account-scoring-serving', path.basename(snapshotDir))
+    log.warn('snapshot.sidecar_dir_fallback', { dir, fallback, error: String(error) })
+    fs.mkdirSync(fallback, { recursive: true })
+    return fallback
+  }
+  for (const name of fs.readdirSync(root)) {
+    if (name !== path.basename(snapshotDir) && !fs.existsSync(path.join(path.dirname(snapshotDir), name))) {
+      fs.rmSync(path.join(root, name), { recursive: true, force: true })
+    }
+  }
+  removeAbandoned(dir)
+  return dir
+}
+
+/** Temporary files of processes that died before committing them. */
+function removeAbandoned(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = /\.(\d+)-\d+\.tmp$/.exec(name)?.[1]
+    if (pid && Number(pid) !== process.pid && !isRunning(Number(pid))) fs.rmSync(path.join(dir, name), { force: true })
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The committed sidecar at `file` when it is complete and belongs to `owner`, else null. */
+export function findSidecar(file: string, owner: SidecarOwner): SidecarRef | null {
+  let fd: number
+  try {
+    fd = fs.openSync(file, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const bytes = Buffer.alloc(HEADER_BYTES)
+    fs.readSync(fd, bytes, 0, HEADER_BYTES, 0)
+    const text = bytes.toString('utf8')
+    if (!text.startsWith(MAGIC)) return null
+    const header = JSON.parse(text.slice(MAGIC.length, text.indexOf('\0'))) as Header
+    if (header.format !== FORMAT || header.snapshotId !== owner.snapshotId || header.builtAt !== owner.builtAt) return null
+    if (fs.fstatSync(fd).size !== fileSize(header.columns)) return null
+    return { path: file, finalPath: file, header }
+  } catch {
+    return null
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8
+
+function fileSize(columns: Record<string, ColumnHeader>): number {
+  let end = HEADER_BYTES
+  for (const c of Object.values(columns)) end = Math.max(end, c.position + c.rows * ARRAYS[c.type].BYTES_PER_ELEMENT)
+  return end
+}
+
+let written = 0
+/** Rows batched per column before a write. */
+const STAGE_ROWS = 1 << 16
+
+interface Stage {
+  values: AnyArray
+  row: number
+  count: number
+}
+
+/**
+ * Writes one sidecar: columns of known row counts at their positions, in any order; the last column may have an
+ * unknown count (`rows: null`) and is appended to in order.
+ */
+export class SidecarWriter {
+  readonly #fd: number
+  readonly #tmpPath: string
+  readonly #columns: Record<string, ColumnHeader> = {}
+  readonly #stages = new Map<string, Stage>()
+  #tail: string | null = null
+  #tailRows = 0
+
+  constructor(
+    readonly finalPath: string,
+    readonly owner: SidecarOwner,
+    columns: { name: string; type: ColumnType; rows: number | null }[],
+  ) {
+    let position = HEADER_BYTES
+    columns.forEach(({ name, type, rows }, i) => {
+      if (rows === null && i !== columns.length - 1) throw new Error(`sidecar column ${name}: only the last may grow`)
+      if (rows === null) this.#tail = name
+      this.#columns[name] = { type, rows: rows ?? 0, position }
+      position = align8(position + (rows ?? 0) * ARRAYS[type].BYTES_PER_ELEMENT)
+    })
+    // unique per writer: a second load of the same snapshot in this process never truncates a file being served
+    this.#tmpPath = `${finalPath}.${process.pid}-${++written}.tmp`
+    this.#fd = fs.openSync(this.#tmpPath, 'w')
+  }
+
+  /** Write `values` as rows `row..` of column `name` (converted to the column's type); consecutive writes are batched. */
+  write(name: string, values: ArrayLike<number> | ArrayLike<bigint>, row: number): void {
+    let stage = this.#stages.get(name)
+    if (stage && (row !== stage.row + stage.count || stage.count + values.length > stage.values.length)) {
+      this.#flush(name, stage)
+      stage = undefined
+    }
+    if (!stage) {
+      const type = this.#columns[name].type
+      if (values.length >= STAGE_ROWS) return this.#writeAt(name, toType(type, values), row)
+      this.#stages.set(name, (stage = { values: new ARRAYS[type](STAGE_ROWS), row, count: 0 }))
+    }
+    ;(stage.values as Int32Array).set(values as ArrayLike<number>, stage.count)
+    stage.count += values.length
+  }
+
+  #flush(name: string, stage: Stage): void {
+    this.#writeAt(name, stage.values.subarray(0, stage.count), stage.row)
+    this.#stages.delete(name)
+  }
+
+  #writeAt(name: string, typed: AnyArray, row: number): void {
+    const position = this.#columns[name].position + row * typed.BYTES_PER_ELEMENT
+    fs.writeSync(this.#fd, typed, 0, typed.byteLength, position)
+  }
+
+  /** Append raw bytes to the last column (an `u8` column of unknown length). */
+  append(bytes: Uint8Array): void {
+    const column = this.#columns[this.#tail!]
+    fs.writeSync(this.#fd, bytes, 0, bytes.byteLength, column.position + this.#tailRows)
+    this.#tailRows += bytes.byteLength
+  }
+
+  /** Write the header and close; the file is committed (fsync + rename) by `openSidecar` in the background. */
+  finish(): SidecarRef {
+    for (const [name, stage] of this.#stages) this.#flush(name, stage)
+    if (this.#tail) this.#columns[this.#tail].rows = this.#tailRows
+    const header: Header = { format: FORMAT, ...this.owner, columns: this.#columns }
+    const bytes = Buffer.alloc(HEADER_BYTES)
+    const text = MAGIC + JSON.stringify(header)
+    if (Buffer.byteLength(text) >= HEADER_BYTES) throw new Error('sidecar header too long')
+    bytes.write(text)
+    fs.writeSync(this.#fd, bytes, 0, HEADER_BYTES, 0)
+    // the size check of findSidecar also covers a tail column that ends before the last written byte
+    fs.ftruncateSync(this.#fd, fileSize(this.#columns))
+    fs.closeSync(this.#fd)
+    return { path: this.#tmpPath, finalPath: this.finalPath, header }
+  }
+
+  /** Give up (on a failed load): remove the temporary file. */
+  abandon(): void {
+    try {
+      fs.closeSync(this.#fd)
+    } catch {
+      // already closed by finish
+    }
+    fs.rmSync(this.#tmpPath, { force: true })
+  }
+}
+
+function toType(type: ColumnType, values: ArrayLike<number> | ArrayLike<bigint>): AnyArray {
+  const Array_ = ARRAYS[type]
+  if (values instanceof Array_) return values
+  const typed = new Array_(values.length)
+  ;(typed as Int32Array).set(values as ArrayLike<number>)
+  return typed
+}
+
+/** Rows read at once by a column view: a page of a series or a feed touches one or two blocks. */
+const BLOCK_ROWS = 512
+
+/** An open sidecar; its file descriptor closes when the sidecar is garbage-collected (its snapshot retired). */
+export class Sidecar {
+  readonly #fd: number
+  readonly #columns: Record<string, ColumnHeader>
+
+  constructor(fd: number, header: Header) {
+    this.#fd = fd
+    this.#columns = header.columns
+  }
+
+  rows(name: string): number {
+    return this.#columns[name].rows
+  }
+
+  /** Rows `first..first+count-1` of a column, copied into a new typed array. */
+  read<T extends ColumnType>(name: string, type: T, first = 0, count = this.#columns[name].rows - first): ArrayOf<T> {
+    const column = this.#columns[name]
+    if (column.type !== type) throw new Error(`sidecar column ${name} is ${column.type}, not ${type}`)
+    const values = new ARRAYS[type](count) as ArrayOf<T>
+    const bytes = new Uint8Array(values.buffer)
+    const position = column.position + first * values.BYTES_PER_ELEMENT
+    for (let done = 0; done < bytes.byteLength; ) {
+      const n = fs.readSync(this.#fd, bytes, done, bytes.byteLength - done, position + done)
+      if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
+      done += n
+    }
+    return values
+  }
+
+  /**
+   * An array-like view of a numeric column (`view[r]`, `view.length`) reading blocks of rows on demand; it keeps
+   * the last block read, so neighbouring rows cost no further read.
+   */
+  column<T extends Exclude<ColumnType, 'u64'>>(name: string, type: T): ArrayLike<number> {
+    return this.#view<number>(name, type)
+  }
+
+  /** Same for a 64-bit column. */
+  bigColumn(name: string): ArrayLike<bigint> {
+    return this.#view<bigint>(name, 'u64')
+  }
+
+  #view<V>(name: string, type: ColumnType): ArrayLike<V> {
+    const rows = this.#columns[name].rows
+    let first = 0
+    let block: AnyArray = new ARRAYS[type](0)
+    const valueAt = (r: number): V => {
+      if (r < first || r >= first + block.length) {
+        first = r - (r % BLOCK_ROWS)
+        block = this.read(name, type, first, Math.min(BLOCK_ROWS, rows - first))
+      }
+      return block[r - first] as V
+    }
+    return new Proxy({} as ArrayLike<V>, {
+      get(_, key) {
+        if (key === 'length') return rows
+        if (typeof key !== 'string') return undefined
+        const r = Number(key)
+        return Number.isInteger(r) && r >= 0 && r < rows ? valueAt(r) : undefined
+      },
+    })
+  }
+
+  /** The UTF-8 text of a `u8` column's bytes `start..end` (the `Buffer#toString` a caller of a blob expects). */
+  utf8(name: string): Utf8Text {
+    const column = this.#columns[name]
+    let scratch = Buffer.alloc(4096)
+    return {
+      toString: (_encoding: 'utf8', start: number, end: number) => {
+        const length = end - start
+        if (length > scratch.length) scratch = Buffer.alloc(length)
+        for (let done = 0; done < length; ) {
+          const n = fs.readSync(this.#fd, scratch, done, length - done, column.position + start + done)
+          if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
+          done += n
+        }
+        return scratch.toString('utf8', 0, length)
+      },
+    }
+  }
+}
+
+/** UTF-8 texts back to back; `toString('utf8', start, end)` decodes bytes start..end (like a Buffer). */
+export interface Utf8Text {
+  toString(encoding: 'utf8', start: number, end: number): string
+}
+
+const closeOnCollect = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined))
+
+/** Open a written sidecar; a temporary one is committed in the background (fsync, then rename to its final name). */
+export function openSidecar(ref: SidecarRef): Sidecar {
+  const fd = fs.openSync(ref.path, 'r')
+  const sidecar = new Sidecar(fd, ref.header)
+  closeOnCollect.register(sidecar, fd)
+  if (ref.path !== ref.finalPath) {
+    fs.fsync(fd, (error) => {
+      if (!error) fs.rename(ref.path, ref.finalPath, (e) => e && commitFailed(ref, e))
+      else commitFailed(ref, error)
+    })
+  }
+  return sidecar
+}
+
+function commitFailed(ref: SidecarRef, error: Error): void {
+  // e.g. the snapshot folder was removed meanwhile; the open file keeps serving, the next load writes it again
+  log.warn('snapshot.sidecar_commit_failed', { file: ref.finalPath, error: String(error) })
+  fs.rm(ref.path, { force: true }, () => undefined)
+}
