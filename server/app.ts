@@ -13,6 +13,7 @@ import { H3, type H3Event } from 'h3'
 import { log } from '../pipeline/log.ts'
 import type { AccessControl, Admission, ResponseCache } from './access/index.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import { JsonText } from './internal/json_text.ts'
 import type { LookupRecorder } from './lookups.ts'
 import { buildOpenApi } from './openapi.ts'
 import { operationPath, rateLimitBucket, type Operation } from './operation.ts'
@@ -85,9 +86,7 @@ export function createApp(options: AppOptions): H3 {
         if (key) headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
         const body =
           cached ??
-          JSON.stringify(
-            operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }),
-          )
+          jsonOf(operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: options.profileBaseUrl, admission }))
         // the answer does not wait for the cache write (cacheSet logs its own failures)
         if (key && cached === null) void cacheSet(options.cache!, key, body, ttl, requestId)
         recordLookup?.(snapshot, query)
@@ -114,6 +113,11 @@ function errorBodyFor(error: unknown, event: H3Event, requestId: string, realSta
   for (const [name, value] of Object.entries(apiError.headers)) event.res.headers.set(name, value)
   event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200
   return JSON.stringify(errorBody(apiError.code, apiError.message))
+}
+
+/** A handler's body as JSON text (list pages come as `JsonText`, joined from text kept per snapshot). */
+function jsonOf(body: object): string {
+  return body instanceof JsonText ? body.text : JSON.stringify(body)
 }
 
 function cacheTtl(operation: Operation, options: AppOptions): number {

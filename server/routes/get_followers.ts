@@ -1,12 +1,14 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
+import { snapshotMembers } from '../internal/json_text.ts'
 import { defineOperation, type OperationContext } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { isoUtcMillis } from '../rules/dates.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
 
 /** Order of the values in the spec's failure message. */
@@ -71,25 +73,29 @@ export default defineOperation({
       const { start, end } = pageRange(request, count)
       for (let p = start; p < end; p++) rows.push(rowAt(p))
     }
-    const a = snapshot.accounts
-    const items = rows.map((row) => {
-      const f = sf.followerIdx[row]
-      return {
-        platform_id: a.platformId[f],
-        username: a.username[f],
-        name: a.name[f],
-        description: a.description[f],
-        platform_score: a.platformScore[f],
-        followers_count: a.followersCount[f],
-        profile_image: a.profileImage[f],
-        tags: plainTags(snapshot, f),
-        categories: plainCategories(snapshot, f),
-        subscribed_at: isoUtcMillis(sf.subscribedAtMs[row]),
-      }
-    })
-    return pagedBody(request, total, 'top_followers', items)
+    const items = rows.map(
+      (row) =>
+        `{${snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f))},"subscribed_at":"${isoUtcMillis(sf.subscribedAtMs[row])}"}`,
+    )
+    return pagedJson(request, total, 'top_followers', items)
   },
 })
+
+/** A row's account part (`subscribed_at` follows it). */
+function follower(snapshot: Snapshot, f: number) {
+  const a = snapshot.accounts
+  return {
+    platform_id: a.platformId[f],
+    username: a.username[f],
+    name: a.name[f],
+    description: a.description[f],
+    platform_score: a.platformScore[f],
+    followers_count: a.followersCount[f],
+    profile_image: a.profileImage[f],
+    tags: plainTags(snapshot, f),
+    categories: plainCategories(snapshot, f),
+  }
+}
 
 /** The AND of the follower filters, or null when none is set. */
 function followerFilter({ query, snapshot }: Pick<OperationContext, 'query' | 'snapshot'>) {

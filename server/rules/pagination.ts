@@ -6,6 +6,7 @@
  *          return pagedBody(request, total, 'top_followers', rows)
  */
 import { parseInteger } from '../internal/integer.ts'
+import { type JsonText, jsonWithList } from '../internal/json_text.ts'
 import type { Parameter } from '../operation.ts'
 import { integer } from '../schema.ts'
 
@@ -62,14 +63,28 @@ export function pagedBody<T>(
   items: T[],
   extra: Record<string, unknown> = {},
 ) {
+  return { ...pageHead(request, total, items.length, extra), [key]: items }
+}
+
+/** The same envelope with items that are already JSON text (see `internal/json_text.ts`). */
+export function pagedJson(
+  request: PageRequest,
+  total: number,
+  key: string,
+  items: string[],
+  extra: Record<string, unknown> = {},
+): JsonText {
+  return jsonWithList(pageHead(request, total, items.length, extra), key, items)
+}
+
+function pageHead(request: PageRequest, total: number, size: number, extra: Record<string, unknown>) {
   return {
     success: true as const,
     total,
     page: request.page,
-    size: items.length,
+    size,
     pages: Math.max(1, Math.ceil(total / request.size)),
     ...extra,
-    [key]: items,
   }
 }
 
