@@ -123,7 +123,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       tagById: new Map(tags.map((t) => [t.id, t])),
       accountCategories,
       accountTags,
-      smartFollowers,
+      smartFollowers: openSmartFollowers(smartFollowers),
       categorizedCounts,
       followersCountHistory: openFollowersCountHistory(followersCountHistory),
       friendshipFollowed,
@@ -160,7 +160,7 @@ function stepRunner(instance: DuckDBInstance): Step {
 }
 
 export interface NumericTables {
-  smartFollowers: SmartFollowers
+  smartFollowers: LoadedSmartFollowers
   categorizedCounts: CategorizedCounts
   followersCountHistory: SidecarRef
   tweets: LoadedTweets
@@ -176,7 +176,7 @@ export async function loadNumericTables({ dir, sidecars, owner }: WorkerInput): 
   try {
     const n = await step('numeric.accounts', (c) => countRows(c, file('accounts.parquet')))
     const [smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions] = await Promise.all([
-      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
+      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
       step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
       step('followersCountHistory', (c) =>
         writeSeries(c, n, file('followers_count_history.parquet'), input, FOLLOWERS_COUNT_HISTORY),
@@ -275,10 +275,12 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
     const holder = map.get(key)
     if (holder === undefined || (!a.isTracked[holder] && a.isTracked[idx])) map.set(key, idx)
   }
+  // keys share the account's own strings where they are equal (most slugs, many handles): ~70 MB at 1.1M accounts
   for (let i = 0; i < a.count; i++) {
-    claim(byUsername, a.username[i].toLowerCase(), i)
-    const slug = a.slug[i]
-    if (slug) claim(bySlug, slug.toLowerCase(), i)
+    const slug = a.slug[i] ? lowerCase(a.slug[i]!) : null
+    const username = lowerCase(a.username[i])
+    claim(byUsername, username === slug ? slug : username, i)
+    if (slug) claim(bySlug, slug, i)
   }
   const byPreviousUsername = new Map<string, number>()
   const changedOn = new Map<string, number>()
@@ -299,6 +301,12 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
     },
   )
   return { byUsername, bySlug, byPreviousUsername }
+}
+
+/** `text` in lower case; `text` itself (not an equal copy) when it already is. */
+function lowerCase(text: string): string {
+  const lower = text.toLowerCase()
+  return lower === text ? text : lower
 }
 
 /** Old handles per account in file order (changed_at, then username). */
@@ -345,44 +353,64 @@ async function loadLabels(conn: DuckDBConnection, owners: number, source: string
   return { offsets: finished, ids, mask }
 }
 
-async function loadSmartFollowers(conn: DuckDBConnection, owners: number, source: string): Promise<SmartFollowers> {
+/** Smart followers as they cross from the worker: `subscribed_at` (read for a page only) stays in its sidecar. */
+type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs'> & { subscribedAt: SidecarRef }
+
+async function loadSmartFollowers(
+  conn: DuckDBConnection,
+  owners: number,
+  source: string,
+  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
+): Promise<LoadedSmartFollowers> {
   const count = await countRows(conn, source)
   const s = {
     followerIdx: new Int32Array(count),
-    subscribedAtMs: new Float64Array(count),
     rowByFollowers: new Int32Array(count),
     rowBySubscribed: new Int32Array(count),
     scoreSum: new Float64Array(owners),
   }
+  const target = path.join(sidecars, 'smart_followers.bin')
+  const existing = findSidecar(target, owner)
+  const writer = existing ? null : new SidecarWriter(target, owner, [{ name: 'subscribed_at_ms', type: 'f64', rows: count }])
   const offsets = new OffsetsBuilder(owners)
-  let target = -1
+  let current = -1
   let start = 0
-  await scan(
-    conn,
-    `SELECT target_idx::INTEGER, follower_idx::INTEGER, epoch_ms(subscribed_at)::DOUBLE,
-            pos_by_followers::INTEGER, pos_by_subscribed::INTEGER, follower_score::DOUBLE FROM ${source}`,
-    (chunk, offset) => {
-      const rows = chunk.rowCount
-      const targets = int32Items(chunk.getColumnVector(0))
-      offsets.add(targets, rows)
-      copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
-      copyInto(s.subscribedAtMs, float64Items(chunk.getColumnVector(2)), rows, offset)
-      const byFollowers = int32Items(chunk.getColumnVector(3))
-      const bySubscribed = int32Items(chunk.getColumnVector(4))
-      const scores = float64Items(chunk.getColumnVector(5))
-      // rows arrive grouped by target, so a target's first row is where its positions start
-      for (let i = 0; i < rows; i++) {
-        if (targets[i] !== target) {
-          target = targets[i]
-          start = offset + i
+  try {
+    await scan(
+      conn,
+      `SELECT target_idx::INTEGER, follower_idx::INTEGER, pos_by_followers::INTEGER, pos_by_subscribed::INTEGER,
+              follower_score::DOUBLE ${writer ? ', epoch_ms(subscribed_at)::DOUBLE' : ''} FROM ${source}`,
+      (chunk, offset) => {
+        const rows = chunk.rowCount
+        const targets = int32Items(chunk.getColumnVector(0))
+        offsets.add(targets, rows)
+        copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
+        const byFollowers = int32Items(chunk.getColumnVector(2))
+        const bySubscribed = int32Items(chunk.getColumnVector(3))
+        const scores = float64Items(chunk.getColumnVector(4))
+        writer?.write('subscribed_at_ms', float64Items(chunk.getColumnVector(5)).subarray(0, rows), offset)
+        // rows arrive grouped by target, so a target's first row is where its positions start
+        for (let i = 0; i < rows; i++) {
+          if (targets[i] !== current) {
+            current = targets[i]
+            start = offset + i
+          }
+          s.rowByFollowers[start + byFollowers[i]] = offset + i
+          s.rowBySubscribed[start + bySubscribed[i]] = offset + i
+          s.scoreSum[current] += scores[i]
         }
-        s.rowByFollowers[start + byFollowers[i]] = offset + i
-        s.rowBySubscribed[start + bySubscribed[i]] = offset + i
-        s.scoreSum[target] += scores[i]
-      }
-    },
-  )
-  return { offsets: offsets.finish(), ...s }
+      },
+    )
+  } catch (error) {
+    writer?.abandon()
+    throw error
+  }
+  return { offsets: offsets.finish(), ...s, subscribedAt: existing ?? writer!.finish() }
+}
+
+/** A subscription date is read for a page's rows only, scattered in the target's rows: small blocks. */
+function openSmartFollowers({ subscribedAt, ...s }: LoadedSmartFollowers): SmartFollowers {
+  return { ...s, subscribedAtMs: openSidecar(subscribedAt).column('subscribed_at_ms', 'f64', 32) }
 }
 
 async function loadCategorizedCounts(conn: DuckDBConnection, owners: number, source: string): Promise<CategorizedCounts> {

@@ -239,7 +239,7 @@ function toType(type: ColumnType, values: ArrayLike<number> | ArrayLike<bigint>)
   return typed
 }
 
-/** Rows read at once by a column view: a page of a series or a feed touches one or two blocks. */
+/** Rows read at once by a column view by default: a page of a series touches one or two blocks. */
 const BLOCK_ROWS = 512
 
 /** An open sidecar; its file descriptor closes when the sidecar is garbage-collected (its snapshot retired). */
@@ -273,29 +273,20 @@ export class Sidecar {
 
   /**
    * An array-like view of a numeric column (`view[r]`, `view.length`) reading blocks of rows on demand; it keeps
-   * the last block read, so neighbouring rows cost no further read.
+   * the last block read, so neighbouring rows cost no further read. Smaller blocks suit scattered reads.
    */
-  column<T extends Exclude<ColumnType, 'u64'>>(name: string, type: T): ArrayLike<number> {
-    return this.#view<number>(name, type)
-  }
-
-  /** Same for a 64-bit column. */
-  bigColumn(name: string): ArrayLike<bigint> {
-    return this.#view<bigint>(name, 'u64')
-  }
-
-  #view<V>(name: string, type: ColumnType): ArrayLike<V> {
+  column(name: string, type: Exclude<ColumnType, 'u64'>, blockRows = BLOCK_ROWS): ArrayLike<number> {
     const rows = this.#columns[name].rows
     let first = 0
     let block: AnyArray = new ARRAYS[type](0)
-    const valueAt = (r: number): V => {
+    const valueAt = (r: number) => {
       if (r < first || r >= first + block.length) {
-        first = r - (r % BLOCK_ROWS)
-        block = this.read(name, type, first, Math.min(BLOCK_ROWS, rows - first))
+        first = r - (r % blockRows)
+        block = this.read(name, type, first, Math.min(blockRows, rows - first))
       }
-      return block[r - first] as V
+      return block[r - first] as number
     }
-    return new Proxy({} as ArrayLike<V>, {
+    return new Proxy({} as ArrayLike<number>, {
       get(_, key) {
         if (key === 'length') return rows
         if (typeof key !== 'string') return undefined

@@ -63,7 +63,8 @@ export interface Tag extends Reference {
 /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
 export interface SmartFollowers extends Adjacency {
   followerIdx: Int32Array
-  subscribedAtMs: Float64Array
+  /** On disk: read for a page's rows only. */
+  subscribedAtMs: ArrayLike<number>
   /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
   rowByFollowers: Int32Array
   /** Same for subscribed_at desc. */
