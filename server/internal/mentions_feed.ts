@@ -7,6 +7,7 @@
  *
  * @example handle: mentionsFeedHandler('get_smart_mentions_feed', (snapshot) => snapshot.smartMentions)
  */
+import { snapshotMembers } from './json_text.ts'
 import { mentionRowsBy } from './mention_order.ts'
 import type { OperationContext, Parameter } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
@@ -14,7 +15,7 @@ import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { isoUtcOffset } from '../rules/dates.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
-import { pagedBody, pageParameters, pageRange, readPage, type PageSizeRule } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRows, readPage, type PageSizeRule } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
 import type { Mentions, Snapshot } from '../snapshot/types.ts'
@@ -86,23 +87,13 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
       const q = ascending ? count - 1 - p : p
       return byValue ? byValue[q] : first + q
     }
-    let total = count
-    const rows: number[] = []
-    if (keep) {
-      // a filter needs every match counted for `total`; only the requested page is kept
-      const skip = (request.page - 1) * request.size
-      total = 0
-      for (let p = 0; p < count; p++) {
-        const row = rowAt(p)
-        if (!keep(snapshot.tweets.authorIdx[mentions.tweetIdx[row]])) continue
-        if (total >= skip && rows.length < request.size) rows.push(row)
-        total++
-      }
-    } else {
-      const { start, end } = pageRange(request, count)
-      for (let p = start; p < end; p++) rows.push(rowAt(p))
-    }
-    return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row])))
+    const authorOf = (row: number) => snapshot.tweets.authorIdx[mentions.tweetIdx[row]]
+    const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(authorOf(row))))
+    // a mention's item never changes within a snapshot
+    const items = rows.map(
+      (row) => `{${snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t))}}`,
+    )
+    return pagedJson(request, total, 'mentions', items)
   }
 }
 

@@ -6,7 +6,7 @@ import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { isoUtcMillis } from '../rules/dates.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRows, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
@@ -57,22 +57,7 @@ export default defineOperation({
       const q = ascending ? count - 1 - p : p
       return by === 'score' ? first + q : by === 'followers' ? sf.rowByFollowers[first + q] : sf.rowBySubscribed[first + q]
     }
-    let total = count
-    const rows: number[] = []
-    if (keep) {
-      // a filter needs every match counted for `total`; only the requested page is kept
-      const skip = (request.page - 1) * request.size
-      total = 0
-      for (let p = 0; p < count; p++) {
-        const row = rowAt(p)
-        if (!keep(sf.followerIdx[row])) continue
-        if (total >= skip && rows.length < request.size) rows.push(row)
-        total++
-      }
-    } else {
-      const { start, end } = pageRange(request, count)
-      for (let p = start; p < end; p++) rows.push(rowAt(p))
-    }
+    const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(sf.followerIdx[row])))
     const items = rows.map(
       (row) =>
         `{${snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f))},"subscribed_at":"${isoUtcMillis(sf.subscribedAtMs[row])}"}`,

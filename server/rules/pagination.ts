@@ -54,6 +54,34 @@ export function pageRange(request: PageRequest, total: number): { start: number;
 }
 
 /**
+ * The page of rows among `count` ordered positions (`rowAt(p)` = row at position p) and the total. Without a filter
+ * the page is read directly; with one, every position is tested, since `total` counts all matches.
+ * @example pageRows(request, 25, (p) => first + p, null) // page 2 of size 10 → rows first+10 … first+19, total 25
+ */
+export function pageRows(
+  request: PageRequest,
+  count: number,
+  rowAt: (position: number) => number,
+  keep: ((row: number) => boolean) | null,
+): { total: number; rows: number[] } {
+  const rows: number[] = []
+  if (!keep) {
+    const { start, end } = pageRange(request, count)
+    for (let p = start; p < end; p++) rows.push(rowAt(p))
+    return { total: count, rows }
+  }
+  const skip = (request.page - 1) * request.size
+  let total = 0
+  for (let p = 0; p < count; p++) {
+    const row = rowAt(p)
+    if (!keep(row)) continue
+    if (total >= skip && rows.length < request.size) rows.push(row)
+    total++
+  }
+  return { total, rows }
+}
+
+/**
  * The spec's envelope: `success`, `total`, `page`, `size`, `pages`, any `extra` keys, then the items under `key`.
  */
 export function pagedBody<T>(
