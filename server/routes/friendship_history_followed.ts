@@ -3,12 +3,14 @@
  * target, newest first (key `data`).
  */
 import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
+import { snapshotMembers } from '../internal/json_text.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
 import { formatDay } from '../rules/dates.ts'
-import { pagedBody, readPage } from '../rules/pagination.ts'
+import { pagedJson, readPage } from '../rules/pagination.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 
 export default defineOperation({
   name: 'friendshipHistory/followed',
@@ -51,23 +53,26 @@ export default defineOperation({
       if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
       for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
     }
-    const a = snapshot.accounts
     const items = rows.map((r) => {
-      const f = log.followerIdx[r]
-      return {
-        action: log.followed[r] ? 'Followed' : 'Unfollowed',
-        platform_id: a.platformId[f],
-        username: a.username[f],
-        name: a.name[f],
-        platform_score: a.platformScore[f],
-        followers_count: a.followersCount[f],
-        description: a.description[f],
-        profile_image: a.profileImage[f],
-        tags: plainTags(snapshot, f),
-        categories: plainCategories(snapshot, f),
-        created_at: formatDay(log.day[r]),
-      }
+      const follower = snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f))
+      return `{"action":"${log.followed[r] ? 'Followed' : 'Unfollowed'}",${follower},"created_at":"${formatDay(log.day[r])}"}`
     })
-    return pagedBody(request, total, 'data', items)
+    return pagedJson(request, total, 'data', items)
   },
 })
+
+/** A log row's follower part, between `action` and `created_at`. */
+function followerOf(snapshot: Snapshot, f: number) {
+  const a = snapshot.accounts
+  return {
+    platform_id: a.platformId[f],
+    username: a.username[f],
+    name: a.name[f],
+    platform_score: a.platformScore[f],
+    followers_count: a.followersCount[f],
+    description: a.description[f],
+    profile_image: a.profileImage[f],
+    tags: plainTags(snapshot, f),
+    categories: plainCategories(snapshot, f),
+  }
+}

@@ -21,40 +21,37 @@ export function parseDay(value: string | null | undefined): number | null {
   return ms / DAY_MS
 }
 
+/** `YYYY-MM-DD` of a day, memoised (it runs once per listed row, and rows share few days). */
 export function formatDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10)
-}
-
-/** ISO 8601 UTC with milliseconds and `Z` (e.g. `subscribed_at`). Formatted by hand: it runs once per listed row. */
-export function isoUtcMillis(ms: number): string {
-  const day = Math.floor(ms / DAY_MS)
-  let rest = ms - day * DAY_MS
-  const millis = rest % 1000
-  rest = (rest - millis) / 1000
-  const seconds = rest % 60
-  rest = (rest - seconds) / 60
-  const minutes = rest % 60
-  const hours = (rest - minutes) / 60
-  return `${dayString(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
-}
-
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`)
-
-/** `YYYY-MM-DD` of a day, memoised (rows of one response share few days). */
-const dayStrings = new Map<number, string>()
-function dayString(day: number): string {
   let text = dayStrings.get(day)
   if (text === undefined) {
     if (dayStrings.size > 100_000) dayStrings.clear()
-    dayStrings.set(day, (text = formatDay(day)))
+    dayStrings.set(day, (text = new Date(day * DAY_MS).toISOString().slice(0, 10)))
   }
   return text
+}
+const dayStrings = new Map<number, string>()
+
+/** ISO 8601 UTC with milliseconds and `Z` (e.g. `subscribed_at`). Formatted by hand: it runs once per listed row. */
+export function isoUtcMillis(ms: number): string {
+  const millis = ms - Math.floor(ms / 1000) * 1000
+  return `${isoUtcSeconds(ms)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
 }
 
 /** ISO 8601 with a `+00:00` offset and no fraction (the feed's `created_at`). */
 export function isoUtcOffset(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`
+  return `${isoUtcSeconds(ms)}+00:00`
 }
+
+/** `YYYY-MM-DDTHH:MM:SS` (UTC) of an instant in whole epoch milliseconds, fraction dropped. */
+function isoUtcSeconds(ms: number): string {
+  const day = Math.floor(ms / DAY_MS)
+  const seconds = Math.floor((ms - day * DAY_MS) / 1000)
+  const minutes = Math.floor(seconds / 60)
+  return `${formatDay(day)}T${two(Math.floor(minutes / 60))}:${two(minutes % 60)}:${two(seconds % 60)}`
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`)
 
 /** Naive server-local date-time with milliseconds and no zone (`limits.reset_time_at`). */
 export function naiveLocalIsoMillis(instant: Date): string {
