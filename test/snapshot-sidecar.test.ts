@@ -1,0 +1,125 @@
+/**
+ * Serving sidecars (server/snapshot/sidecar.ts): the columns kept on disk read back exactly what the Parquet files
+ * hold; the files live next to the snapshot (never inside it), are written once and reused, rewritten when invalid,
+ * and cleaned up with their snapshot.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { loadSnapshot } from '../server/snapshot/load.ts'
+import { tempDir } from './_fixtures.ts'
+import { setup, type TestEnv } from './_setup.ts'
+
+const FILES = ['followers_count_history.bin', 'score_history.bin', 'smart_followers.bin', 'tweet_texts.bin']
+
+/** A private copy of the shared snapshot in its own snapshots folder (files here are changed). */
+function copySnapshot(env: TestEnv): { snapshots: string; dir: string; serving: string } {
+  const snapshots = tempDir('sidecar-test')
+  const dir = path.join(snapshots, path.basename(env.snapshotDir))
+  fs.cpSync(env.snapshotDir, dir, { recursive: true })
+  return { snapshots, dir, serving: path.join(snapshots, '.serving', path.basename(dir)) }
+}
+
+/** The background commit (fsync + rename) of every sidecar a load wrote: only final names left. */
+async function committed(serving: string): Promise<void> {
+  const done = () => fs.readdirSync(serving).sort().join() === FILES.join()
+  for (let i = 0; i < 300 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  assert.equal(fs.readdirSync(serving).sort(), FILES)
+}
+
+const values = suite('snapshot sidecars :: values')
+
+values('series, subscription dates and texts read back the Parquet rows in file order', async () => {
+  const env = await setup()
+  const { dir, serving } = copySnapshot(env)
+  for (const round of ['written', 'reused']) {
+    const s = await loadSnapshot(dir)
+    const fch = await env.query<{ day: number; n: number }>(
+      `SELECT (date - DATE '1970-01-01')::INTEGER AS day, followers_count::DOUBLE AS n FROM followers_count_history`,
+    )
+    assert.ok(fch.length > 0)
+    assert.equal(s.followersCountHistory.day.length, fch.length, round)
+    assert.equal(Array.from(s.followersCountHistory.day), fch.map((r) => r.day), round)
+    assert.equal(Array.from(s.followersCountHistory.followersCount), fch.map((r) => r.n), round)
+
+    const scores = await env.query<{ day: number; score: number; rank: number }>(
+      `SELECT (date - DATE '1970-01-01')::INTEGER AS day, platform_score AS score, coalesce(rank, 0) AS rank FROM score_history`,
+    )
+    assert.ok(scores.length > 0)
+    assert.equal(Array.from(s.scoreHistory.day), scores.map((r) => r.day), round)
+    assert.equal(Array.from(s.scoreHistory.platformScore), scores.map((r) => r.score), round)
+    assert.equal(Array.from(s.scoreHistory.rank), scores.map((r) => r.rank), round)
+
+    const subscribed = await env.query<{ ms: number }>(`SELECT epoch_ms(subscribed_at)::DOUBLE AS ms FROM smart_followers`)
+    assert.equal(Array.from(s.smartFollowers.subscribedAtMs), subscribed.map((r) => r.ms), round)
+    // scattered reads (other blocks in between) return the same values
+    for (let r = subscribed.length - 1; r >= 0; r -= 37) assert.is(s.smartFollowers.subscribedAtMs[r], subscribed[r].ms)
+    assert.is(s.smartFollowers.subscribedAtMs[subscribed.length], undefined)
+
+    const texts = await env.query<{ text: string | null }>(`SELECT text FROM tweets`)
+    const { tweets } = s
+    const read = texts.map((_, t) =>
+      tweets.textIsNull[t] ? null : tweets.textBytes.toString('utf8', tweets.textOffsets[t], tweets.textOffsets[t + 1]),
+    )
+    assert.equal(read, texts.map((r) => r.text), round)
+    await committed(serving)
+  }
+})
+
+const files = suite('snapshot sidecars :: files')
+
+files('next to the snapshot under .serving/<snapshot>, never inside it; written once and reused', async () => {
+  const env = await setup()
+  const { dir, serving } = copySnapshot(env)
+  const before = fs.readdirSync(dir).sort()
+  await loadSnapshot(dir)
+  await committed(serving)
+  assert.equal(fs.readdirSync(dir).sort(), before)
+  assert.equal(fs.readdirSync(serving).sort(), FILES)
+  const inodes = FILES.map((f) => fs.statSync(path.join(serving, f)).ino)
+  await loadSnapshot(path.join(dir, '.'))
+  assert.equal(FILES.map((f) => fs.statSync(path.join(serving, f)).ino), inodes)
+  assert.equal(fs.readdirSync(serving).sort(), FILES)
+})
+
+files('a truncated file or one of another build is written again', async () => {
+  const env = await setup()
+  const { dir, serving } = copySnapshot(env)
+  await loadSnapshot(dir)
+  await committed(serving)
+  const history = path.join(serving, 'followers_count_history.bin')
+  const size = fs.statSync(history).size
+  fs.truncateSync(history, size - 8)
+  const texts = path.join(serving, 'tweet_texts.bin')
+  const textsInode = fs.statSync(texts).ino
+  const manifest = path.join(dir, 'manifest.json')
+  fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), built_at: '2000-01-01T00:00:00.000Z' }))
+
+  const s = await loadSnapshot(dir)
+  await committed(serving)
+  assert.is(fs.statSync(history).size, size)
+  assert.is.not(fs.statSync(texts).ino, textsInode)
+  const counts = await env.query<{ n: number }>(`SELECT followers_count::DOUBLE AS n FROM followers_count_history`)
+  assert.equal(Array.from(s.followersCountHistory.followersCount), counts.map((r) => r.n))
+})
+
+files('folders of snapshots that are gone and temporary files of dead processes are removed', async () => {
+  const env = await setup()
+  const { snapshots, dir, serving } = copySnapshot(env)
+  const gone = path.join(snapshots, '.serving', '2026-01-01_000000-gone')
+  fs.mkdirSync(gone, { recursive: true })
+  fs.writeFileSync(path.join(gone, 'tweet_texts.bin'), 'x')
+  fs.mkdirSync(serving, { recursive: true })
+  // pid 2^22 + 1 is above Linux's pid_max: never a running process
+  const abandoned = path.join(serving, `score_history.bin.${2 ** 22 + 1}-1.tmp`)
+  fs.writeFileSync(abandoned, 'x')
+  await loadSnapshot(dir)
+  await committed(serving)
+  assert.not.ok(fs.existsSync(gone))
+  assert.not.ok(fs.existsSync(abandoned))
+  assert.equal(fs.readdirSync(path.join(snapshots, '.serving')), [path.basename(dir)])
+})
+
+values.run()
+files.run()
