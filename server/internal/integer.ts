@@ -12,12 +12,12 @@ export function parseInteger(value: string | null | undefined): number | null {
 }
 
 /**
- * Canonical decimal form of an unsigned id (leading zeros dropped) without passing through a JS number.
- * @example canonicalId('0012') // '12'
- * @example canonicalId('x1') // null
+ * An unsigned id (optional `+`, any leading zeros, surrounding whitespace) as a bigint, without passing through a
+ * JS number; anything else → null.
+ * @example parseId(' 0012') // 12n
+ * @example parseId('x1') // null
  */
-export function canonicalId(value: string): string | null {
+export function parseId(value: string): bigint | null {
   const trimmed = value.trim()
-  if (!/^\+?\d+$/.test(trimmed)) return null
-  return BigInt(trimmed).toString()
+  return /^\+?\d+$/.test(trimmed) ? BigInt(trimmed) : null
 }

@@ -42,3 +42,12 @@ export function snapshotMembers(snapshot: Snapshot, kind: string, idx: number, d
   }
   return members
 }
+
+const objectTexts = new WeakMap<object, string>()
+
+/** `render(item)` as JSON text, once per item: for the snapshot's own immutable objects (ranked list items). */
+export function objectJson<T extends object>(item: T, render: (item: T) => object): string {
+  let text = objectTexts.get(item)
+  if (text === undefined) objectTexts.set(item, (text = JSON.stringify(render(item))))
+  return text
+}

@@ -2,8 +2,9 @@
  * GET /api/v1/get_smart_follows — the ranked lists of accounts gaining smart followers (at most 1000 per window and
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
+import { objectJson } from '../internal/json_text.ts'
 import { defineOperation } from '../operation.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../schema.ts'
@@ -72,8 +73,8 @@ export default defineOperation({
     const total = ordered.length
     const { start, end } = pageRange(request, total)
     const items = []
-    for (let p = start; p < end; p++) items.push(present(ordered[ascending ? total - 1 - p : p]))
-    return pagedBody(request, total, 'data', items, { days, bucket })
+    for (let p = start; p < end; p++) items.push(objectJson(ordered[ascending ? total - 1 - p : p], present))
+    return pagedJson(request, total, 'data', items, { days, bucket })
   },
 })
 

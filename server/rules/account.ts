@@ -6,7 +6,7 @@
  * @example resolveAccount(snapshot, new URLSearchParams('username=@Alice/'), 'fallback') // account_idx of alice
  */
 import { ApiError } from '../errors.ts'
-import { canonicalId } from '../internal/integer.ts'
+import { parseId } from '../internal/integer.ts'
 import type { Parameter } from '../operation.ts'
 import { integer, string } from '../schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
@@ -34,8 +34,8 @@ export function findByUsername(snapshot: Snapshot, raw: string): number | undefi
 
 /** A numeric id (any leading zeros); anything else resolves nothing. */
 export function findByPlatformId(snapshot: Snapshot, raw: string): number | undefined {
-  const id = canonicalId(raw)
-  return id === null ? undefined : findAccountIdx(snapshot.accounts.numericId, BigInt(id))
+  const id = parseId(raw)
+  return id === null ? undefined : findAccountIdx(snapshot.accounts.numericId, id)
 }
 
 /** Binary search over the ascending ids (no per-account map: memory at the large scale). */
