@@ -8,10 +8,20 @@ import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadSnapshot } from '../server/snapshot/load.ts'
+import type { Snapshot } from '../server/snapshot/types.ts'
 import { tempDir } from './_fixtures.ts'
 import { setup, type TestEnv } from './_setup.ts'
 
-const FILES = ['followers_count_history.bin', 'score_history.bin', 'smart_followers.bin', 'tweet_texts.bin']
+const FILES = [
+  'categorized_followers_count.bin',
+  'followers_count_history.bin',
+  'mentions.bin',
+  'score_history.bin',
+  'smart_followers.bin',
+  'smart_mentions.bin',
+  'tweet_texts.bin',
+  'tweets.bin',
+]
 
 /** A private copy of the shared snapshot in its own snapshots folder (files here are changed). */
 function copySnapshot(env: TestEnv): { snapshots: string; dir: string; serving: string } {
@@ -33,8 +43,23 @@ const values = suite('snapshot sidecars :: values')
 values('series, subscription dates and texts read back the Parquet rows in file order', async () => {
   const env = await setup()
   const { dir, serving } = copySnapshot(env)
+  let first: Snapshot | null = null
   for (const round of ['written', 'reused']) {
     const s = await loadSnapshot(dir)
+    if (first) {
+      // the arrays read back from the sidecars are those the Parquet files gave
+      const { subscribedAtMs: _a, ...smartFollowers } = s.smartFollowers
+      const { subscribedAtMs: _b, ...firstSmartFollowers } = first.smartFollowers
+      assert.equal(smartFollowers, firstSmartFollowers)
+      assert.equal(s.categorizedCounts, first.categorizedCounts)
+      assert.equal(s.mentions, first.mentions)
+      assert.equal(s.smartMentions, first.smartMentions)
+      const { textBytes: _c, ...tweets } = s.tweets
+      const { textBytes: _d, ...firstTweets } = first.tweets
+      assert.equal(tweets, firstTweets)
+      assert.ok(s.mentions.tweetIdx.length > 0 && s.categorizedCounts.cnt.length > 0 && tweets.count > 0)
+    }
+    first = s
     const fch = await env.query<{ day: number; n: number }>(
       `SELECT (date - DATE '1970-01-01')::INTEGER AS day, followers_count::DOUBLE AS n FROM followers_count_history`,
     )

@@ -39,7 +39,7 @@ export async function scan(
 
 /** Copy the first `rows` values of a fixed-width vector into `target` at `offset` (converting to the target's type). */
 export function copyInto(
-  target: Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array,
+  target: Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array,
   source: Int32Array | Float64Array | BigUint64Array,
   rows: number,
   offset: number,

@@ -11,10 +11,13 @@ import { log } from '../../pipeline/log.ts'
 import { runWorker } from '../internal/worker.ts'
 import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
 import {
+  commitSidecar,
   findSidecar,
   openSidecar,
+  readColumns,
   servingDir,
   SidecarWriter,
+  type AnyArray,
   type ColumnType,
   type SidecarOwner,
   type SidecarRef,
@@ -53,6 +56,13 @@ export interface WorkerInput {
   owner: SidecarOwner
 }
 
+/** Where one thread's loaders find and write sidecars; `written` lists the new ones (committed by the main thread). */
+interface Sidecars {
+  dir: string
+  owner: SidecarOwner
+  written: SidecarRef[]
+}
+
 export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
@@ -62,12 +72,13 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
     sidecars: servingDir(realDir),
     owner: { snapshotId: manifest.snapshot_id, builtAt: manifest.built_at },
   }
-  // the biggest files load in a worker thread (its own DuckDB), the rest here, at the same time:
+  // four of the biggest files load in a worker thread (its own DuckDB), the rest here, at the same time:
   // one JS thread cannot copy ~120M values out of DuckDB fast enough on its own
   const numeric = runWorker<NumericTables>(new URL('./load-worker.ts', import.meta.url), input)
   numeric.catch(() => undefined) // awaited below; if this thread fails first, its own error is the one reported
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
+  const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
     const accounts = await loadAccounts(step, file('accounts.parquet'))
@@ -84,10 +95,11 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       friendshipFollowing,
       smartFollows,
       scoreHistory,
+      followersCountHistory,
       trending,
       topResearched,
       smartMentions,
-      { smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions },
+      { smartFollowers, categorizedCounts, tweets, mentions, written },
     ] = await Promise.all([
       step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
       step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
@@ -101,10 +113,14 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('friendshipFollowed', (c) => loadFriendshipFollowed(c, n, file('friendship_followed.parquet'))),
       step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
       step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
-      step('scoreHistory', (c) => writeSeries(c, n, file('score_history.parquet'), input, SCORE_HISTORY)),
+      step('scoreHistory', (c) => writeSeries(c, n, file('score_history.parquet'), sidecars, SCORE_HISTORY)),
+      // the biggest file by rows is written here: this thread has less to do than the worker when no sidecar exists
+      step('followersCountHistory', (c) =>
+        writeSeries(c, n, file('followers_count_history.parquet'), sidecars, FOLLOWERS_COUNT_HISTORY),
+      ),
       step('trending', (c) => loadTrending(c, file('trending.parquet'))),
       step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
-      step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'))),
+      step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'), sidecars, 'smart_mentions.bin')),
       numeric,
     ])
     const snapshot: Snapshot = {
@@ -136,6 +152,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       topResearched,
       smartMentions,
     }
+    for (const ref of [...sidecars.written, ...written]) commitSidecar(ref)
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
     return snapshot
   } finally {
@@ -162,29 +179,26 @@ function stepRunner(instance: DuckDBInstance): Step {
 export interface NumericTables {
   smartFollowers: LoadedSmartFollowers
   categorizedCounts: CategorizedCounts
-  followersCountHistory: SidecarRef
   tweets: LoadedTweets
   mentions: Mentions
+  written: SidecarRef[]
 }
 
-/** The five biggest files (typed arrays and sidecar references only, transferable between threads); run by `load-worker.ts`. */
+/** Four of the biggest files (typed arrays and sidecar references only, transferable between threads); run by `load-worker.ts`. */
 export async function loadNumericTables({ dir, sidecars, owner }: WorkerInput): Promise<NumericTables> {
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
   const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
-  const input = { sidecars, owner }
+  const input: Sidecars = { dir: sidecars, owner, written: [] }
   try {
     const n = await step('numeric.accounts', (c) => countRows(c, file('accounts.parquet')))
-    const [smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions] = await Promise.all([
+    const [smartFollowers, categorizedCounts, tweets, mentions] = await Promise.all([
       step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
-      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
-      step('followersCountHistory', (c) =>
-        writeSeries(c, n, file('followers_count_history.parquet'), input, FOLLOWERS_COUNT_HISTORY),
-      ),
+      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'), input)),
       step('tweets', (c) => loadTweets(c, file('tweets.parquet'), input)),
-      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
+      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'), input, 'mentions.bin')),
     ])
-    return { smartFollowers, categorizedCounts, followersCountHistory, tweets, mentions }
+    return { smartFollowers, categorizedCounts, tweets, mentions, written: input.written }
   } finally {
     instance.closeSync()
   }
@@ -353,81 +367,131 @@ async function loadLabels(conn: DuckDBConnection, owners: number, source: string
   return { offsets: finished, ids, mask }
 }
 
-/** Smart followers as they cross from the worker: `subscribed_at` (read for a page only) stays in its sidecar. */
-type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs'> & { subscribedAt: SidecarRef }
+/**
+ * The typed arrays of one table, cached in a sidecar: read back when this snapshot's file is there (no Parquet
+ * decoding on a restart), else loaded by `load` and written. Columns in `onDisk` stay on disk; `load` writes them.
+ */
+async function cachedTable<T extends Record<string, AnyArray>>(
+  sidecars: Sidecars,
+  file: string,
+  inMemory: Record<keyof T & string, { type: ColumnType; rows: number }>,
+  onDisk: { name: string; type: ColumnType; rows: number }[],
+  load: (writer: SidecarWriter) => Promise<T>,
+): Promise<{ arrays: T; ref: SidecarRef }> {
+  const target = path.join(sidecars.dir, file)
+  const existing = findSidecar(target, sidecars.owner)
+  if (existing) return { arrays: readColumns(existing, Object.keys(inMemory)) as T, ref: existing }
+  const columns = Object.entries(inMemory) as [string, { type: ColumnType; rows: number }][]
+  const writer = new SidecarWriter(target, sidecars.owner, [...columns.map(([name, c]) => ({ name, ...c })), ...onDisk])
+  try {
+    const arrays = await load(writer)
+    for (const [name] of columns) writer.write(name, arrays[name], 0)
+    const ref = writer.finish()
+    sidecars.written.push(ref)
+    return { arrays, ref }
+  } catch (error) {
+    writer.abandon()
+    throw error
+  }
+}
+
+/** Smart followers as they cross from the worker: `subscribed_at` (read for a page only) stays in the sidecar. */
+type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs'> & { sidecar: SidecarRef }
 
 async function loadSmartFollowers(
   conn: DuckDBConnection,
   owners: number,
   source: string,
-  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
+  sidecars: Sidecars,
 ): Promise<LoadedSmartFollowers> {
   const count = await countRows(conn, source)
-  const s = {
-    followerIdx: new Int32Array(count),
-    rowByFollowers: new Int32Array(count),
-    rowBySubscribed: new Int32Array(count),
-    scoreSum: new Float64Array(owners),
-  }
-  const target = path.join(sidecars, 'smart_followers.bin')
-  const existing = findSidecar(target, owner)
-  const writer = existing ? null : new SidecarWriter(target, owner, [{ name: 'subscribed_at_ms', type: 'f64', rows: count }])
-  const offsets = new OffsetsBuilder(owners)
-  let current = -1
-  let start = 0
-  try {
-    await scan(
-      conn,
-      `SELECT target_idx::INTEGER, follower_idx::INTEGER, pos_by_followers::INTEGER, pos_by_subscribed::INTEGER,
-              follower_score::DOUBLE ${writer ? ', epoch_ms(subscribed_at)::DOUBLE' : ''} FROM ${source}`,
-      (chunk, offset) => {
-        const rows = chunk.rowCount
-        const targets = int32Items(chunk.getColumnVector(0))
-        offsets.add(targets, rows)
-        copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
-        const byFollowers = int32Items(chunk.getColumnVector(2))
-        const bySubscribed = int32Items(chunk.getColumnVector(3))
-        const scores = float64Items(chunk.getColumnVector(4))
-        writer?.write('subscribed_at_ms', float64Items(chunk.getColumnVector(5)).subarray(0, rows), offset)
-        // rows arrive grouped by target, so a target's first row is where its positions start
-        for (let i = 0; i < rows; i++) {
-          if (targets[i] !== current) {
-            current = targets[i]
-            start = offset + i
+  const rows = { type: 'i32', rows: count } as const
+  const { arrays, ref } = await cachedTable(
+    sidecars,
+    'smart_followers.bin',
+    {
+      offsets: { type: 'i32', rows: owners + 1 },
+      followerIdx: rows,
+      rowByFollowers: rows,
+      rowBySubscribed: rows,
+      scoreSum: { type: 'f64', rows: owners },
+    },
+    [{ name: 'subscribed_at_ms', type: 'f64', rows: count }],
+    async (writer) => {
+      const s = {
+        followerIdx: new Int32Array(count),
+        rowByFollowers: new Int32Array(count),
+        rowBySubscribed: new Int32Array(count),
+        scoreSum: new Float64Array(owners),
+      }
+      const offsets = new OffsetsBuilder(owners)
+      let current = -1
+      let start = 0
+      await scan(
+        conn,
+        `SELECT target_idx::INTEGER, follower_idx::INTEGER, pos_by_followers::INTEGER, pos_by_subscribed::INTEGER,
+                follower_score::DOUBLE, epoch_ms(subscribed_at)::DOUBLE FROM ${source}`,
+        (chunk, offset) => {
+          const rows = chunk.rowCount
+          const targets = int32Items(chunk.getColumnVector(0))
+          offsets.add(targets, rows)
+          copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
+          const byFollowers = int32Items(chunk.getColumnVector(2))
+          const bySubscribed = int32Items(chunk.getColumnVector(3))
+          const scores = float64Items(chunk.getColumnVector(4))
+          writer.write('subscribed_at_ms', float64Items(chunk.getColumnVector(5)).subarray(0, rows), offset)
+          // rows arrive grouped by target, so a target's first row is where its positions start
+          for (let i = 0; i < rows; i++) {
+            if (targets[i] !== current) {
+              current = targets[i]
+              start = offset + i
+            }
+            s.rowByFollowers[start + byFollowers[i]] = offset + i
+            s.rowBySubscribed[start + bySubscribed[i]] = offset + i
+            s.scoreSum[current] += scores[i]
           }
-          s.rowByFollowers[start + byFollowers[i]] = offset + i
-          s.rowBySubscribed[start + bySubscribed[i]] = offset + i
-          s.scoreSum[current] += scores[i]
-        }
-      },
-    )
-  } catch (error) {
-    writer?.abandon()
-    throw error
-  }
-  return { offsets: offsets.finish(), ...s, subscribedAt: existing ?? writer!.finish() }
+        },
+      )
+      return { offsets: offsets.finish(), ...s }
+    },
+  )
+  return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs'>), sidecar: ref }
 }
 
 /** A subscription date is read for a page's rows only, scattered in the target's rows: small blocks. */
-function openSmartFollowers({ subscribedAt, ...s }: LoadedSmartFollowers): SmartFollowers {
-  return { ...s, subscribedAtMs: openSidecar(subscribedAt).column('subscribed_at_ms', 'f64', 32) }
+function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollowers {
+  return { ...s, subscribedAtMs: openSidecar(sidecar).column('subscribed_at_ms', 'f64', 32) }
 }
 
-async function loadCategorizedCounts(conn: DuckDBConnection, owners: number, source: string): Promise<CategorizedCounts> {
+async function loadCategorizedCounts(
+  conn: DuckDBConnection,
+  owners: number,
+  source: string,
+  sidecars: Sidecars,
+): Promise<CategorizedCounts> {
   const count = await countRows(conn, source)
-  const categoryId = new Int16Array(count)
-  const cnt = new Uint32Array(count)
-  const offsets = new OffsetsBuilder(owners)
-  await scan(
-    conn,
-    `SELECT target_idx::INTEGER, coalesce(category_id, -1)::INTEGER, cnt::DOUBLE FROM ${source}`,
-    (chunk, offset) => {
-      offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-      copyInto(categoryId, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-      copyInto(cnt, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+  const { arrays } = await cachedTable(
+    sidecars,
+    'categorized_followers_count.bin',
+    { offsets: { type: 'i32', rows: owners + 1 }, categoryId: { type: 'i16', rows: count }, cnt: { type: 'u32', rows: count } },
+    [],
+    async () => {
+      const categoryId = new Int16Array(count)
+      const cnt = new Uint32Array(count)
+      const offsets = new OffsetsBuilder(owners)
+      await scan(
+        conn,
+        `SELECT target_idx::INTEGER, coalesce(category_id, -1)::INTEGER, cnt::DOUBLE FROM ${source}`,
+        (chunk, offset) => {
+          offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+          copyInto(categoryId, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+          copyInto(cnt, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+        },
+      )
+      return { offsets: offsets.finish(), categoryId, cnt }
     },
   )
-  return { offsets: offsets.finish(), categoryId, cnt }
+  return arrays as unknown as CategorizedCounts
 }
 
 /**
@@ -461,14 +525,14 @@ async function writeSeries(
   conn: DuckDBConnection,
   owners: number,
   source: string,
-  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
+  sidecars: Sidecars,
   spec: SeriesSpec,
 ): Promise<SidecarRef> {
-  const target = path.join(sidecars, spec.file)
-  const existing = findSidecar(target, owner)
+  const target = path.join(sidecars.dir, spec.file)
+  const existing = findSidecar(target, sidecars.owner)
   if (existing) return existing
   const rows = await countRows(conn, source)
-  const writer = new SidecarWriter(target, owner, [
+  const writer = new SidecarWriter(target, sidecars.owner, [
     { name: 'offsets', type: 'i32', rows: owners + 1 },
     ...spec.columns.map(({ name, type }) => ({ name, type, rows })),
   ])
@@ -485,7 +549,9 @@ async function writeSeries(
       },
     )
     writer.write('offsets', offsets.finish(), 0)
-    return writer.finish()
+    const ref = writer.finish()
+    sidecars.written.push(ref)
+    return ref
   } catch (error) {
     writer.abandon()
     throw error
@@ -598,63 +664,73 @@ type LoadedTweets = Omit<Tweets, 'textBytes' | 'textOffsets'> & { texts: Sidecar
 
 const TWEET_TEXTS = 'tweet_texts.bin'
 
-async function loadTweets(
-  conn: DuckDBConnection,
-  source: string,
-  { sidecars, owner }: Pick<WorkerInput, 'sidecars' | 'owner'>,
-): Promise<LoadedTweets> {
+async function loadTweets(conn: DuckDBConnection, source: string, sidecars: Sidecars): Promise<LoadedTweets> {
   const count = await countRows(conn, source)
-  const t: LoadedTweets = {
-    count,
-    tweetId: new BigUint64Array(count),
-    authorId: new BigUint64Array(count),
-    authorIdx: new Int32Array(count),
-    createdAtMs: new Float64Array(count),
-    texts: findSidecar(path.join(sidecars, TWEET_TEXTS), owner) ?? (await writeTexts(conn, source, count, sidecars, owner)),
-    textIsNull: new Uint8Array(count),
-    favorites: new Uint32Array(count),
-    retweets: new Uint32Array(count),
-    replies: new Uint32Array(count),
-    views: new Uint32Array(count),
-  }
-  const textIsNull = new Int32Array(count)
-  await scan(
-    conn,
-    `SELECT tweet_id::UBIGINT, author_id::UBIGINT, coalesce(author_idx, -1)::INTEGER, epoch_ms(created_at)::DOUBLE,
-            (text IS NULL)::INTEGER, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
-     FROM ${source}`,
-    (chunk, offset) => {
-      const rows = chunk.rowCount
-      copyInto(t.tweetId, uint64Items(chunk.getColumnVector(0)), rows, offset)
-      copyInto(t.authorId, uint64Items(chunk.getColumnVector(1)), rows, offset)
-      copyInto(t.authorIdx, int32Items(chunk.getColumnVector(2)), rows, offset)
-      copyInto(t.createdAtMs, float64Items(chunk.getColumnVector(3)), rows, offset)
-      copyInto(textIsNull, int32Items(chunk.getColumnVector(4)), rows, offset)
-      copyInto(t.favorites, float64Items(chunk.getColumnVector(5)), rows, offset)
-      copyInto(t.retweets, float64Items(chunk.getColumnVector(6)), rows, offset)
-      copyInto(t.replies, float64Items(chunk.getColumnVector(7)), rows, offset)
-      copyInto(t.views, float64Items(chunk.getColumnVector(8)), rows, offset)
+  const texts =
+    findSidecar(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner) ?? (await writeTexts(conn, source, count, sidecars))
+  const u32 = { type: 'u32', rows: count } as const
+  const { arrays } = await cachedTable(
+    sidecars,
+    'tweets.bin',
+    {
+      tweetId: { type: 'u64', rows: count },
+      authorId: { type: 'u64', rows: count },
+      authorIdx: { type: 'i32', rows: count },
+      createdAtMs: { type: 'f64', rows: count },
+      textIsNull: { type: 'u8', rows: count },
+      favorites: u32,
+      retweets: u32,
+      replies: u32,
+      views: u32,
+    },
+    [],
+    async () => {
+      const t = {
+        tweetId: new BigUint64Array(count),
+        authorId: new BigUint64Array(count),
+        authorIdx: new Int32Array(count),
+        createdAtMs: new Float64Array(count),
+        textIsNull: new Uint8Array(count),
+        favorites: new Uint32Array(count),
+        retweets: new Uint32Array(count),
+        replies: new Uint32Array(count),
+        views: new Uint32Array(count),
+      }
+      await scan(
+        conn,
+        `SELECT tweet_id::UBIGINT, author_id::UBIGINT, coalesce(author_idx, -1)::INTEGER, epoch_ms(created_at)::DOUBLE,
+                (text IS NULL)::INTEGER, favorites::DOUBLE, retweets::DOUBLE, replies::DOUBLE, views::DOUBLE
+         FROM ${source}`,
+        (chunk, offset) => {
+          const rows = chunk.rowCount
+          copyInto(t.tweetId, uint64Items(chunk.getColumnVector(0)), rows, offset)
+          copyInto(t.authorId, uint64Items(chunk.getColumnVector(1)), rows, offset)
+          copyInto(t.authorIdx, int32Items(chunk.getColumnVector(2)), rows, offset)
+          copyInto(t.createdAtMs, float64Items(chunk.getColumnVector(3)), rows, offset)
+          copyInto(t.textIsNull, int32Items(chunk.getColumnVector(4)), rows, offset)
+          copyInto(t.favorites, float64Items(chunk.getColumnVector(5)), rows, offset)
+          copyInto(t.retweets, float64Items(chunk.getColumnVector(6)), rows, offset)
+          copyInto(t.replies, float64Items(chunk.getColumnVector(7)), rows, offset)
+          copyInto(t.views, float64Items(chunk.getColumnVector(8)), rows, offset)
+        },
+      )
+      return t
     },
   )
-  t.textIsNull.set(textIsNull)
-  return t
+  return { count, ...(arrays as unknown as Omit<LoadedTweets, 'count' | 'texts'>), texts }
 }
 
 /** The texts' sidecar: UTF-8 bytes streamed from DuckDB straight to the file, then their offsets. */
-async function writeTexts(
-  conn: DuckDBConnection,
-  source: string,
-  count: number,
-  sidecars: string,
-  owner: SidecarOwner,
-): Promise<SidecarRef> {
-  const writer = new SidecarWriter(path.join(sidecars, TWEET_TEXTS), owner, [
+async function writeTexts(conn: DuckDBConnection, source: string, count: number, sidecars: Sidecars): Promise<SidecarRef> {
+  const writer = new SidecarWriter(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner, [
     { name: 'offsets', type: 'u32', rows: count + 1 },
     { name: 'text', type: 'u8', rows: null },
   ])
   try {
     writer.write('offsets', await readUtf8(conn, source, 'text', 'tweet_idx', count, (bytes) => writer.append(bytes)), 0)
-    return writer.finish()
+    const ref = writer.finish()
+    sidecars.written.push(ref)
+    return ref
   } catch (error) {
     writer.abandon()
     throw error
@@ -666,17 +742,32 @@ function openTweets({ texts, ...tweets }: LoadedTweets): Tweets {
   return { ...tweets, textOffsets: sidecar.read('offsets', 'u32'), textBytes: sidecar.utf8('text') }
 }
 
-async function loadMentions(conn: DuckDBConnection, owners: number, source: string): Promise<Mentions> {
+async function loadMentions(
+  conn: DuckDBConnection,
+  owners: number,
+  source: string,
+  sidecars: Sidecars,
+  file: string,
+): Promise<Mentions> {
   const count = await countRows(conn, source)
-  const tweetIdx = new Int32Array(count)
-  const epochSeconds = new Uint32Array(count)
-  const offsets = new OffsetsBuilder(owners)
-  await scan(conn, `SELECT target_idx::INTEGER, tweet_idx::INTEGER, epoch_s::DOUBLE FROM ${source}`, (chunk, offset) => {
-    offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-    copyInto(tweetIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-    copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
-  })
-  return { offsets: offsets.finish(), tweetIdx, epochSeconds }
+  const { arrays } = await cachedTable(
+    sidecars,
+    file,
+    { offsets: { type: 'i32', rows: owners + 1 }, tweetIdx: { type: 'i32', rows: count }, epochSeconds: { type: 'u32', rows: count } },
+    [],
+    async () => {
+      const tweetIdx = new Int32Array(count)
+      const epochSeconds = new Uint32Array(count)
+      const offsets = new OffsetsBuilder(owners)
+      await scan(conn, `SELECT target_idx::INTEGER, tweet_idx::INTEGER, epoch_s::DOUBLE FROM ${source}`, (chunk, offset) => {
+        offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+        copyInto(tweetIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
+        copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
+      })
+      return { offsets: offsets.finish(), tweetIdx, epochSeconds }
+    },
+  )
+  return arrays as unknown as Mentions
 }
 
 /** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */

@@ -34,7 +34,7 @@ const ARRAYS = {
 }
 export type ColumnType = keyof typeof ARRAYS
 type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
-type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
+export type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
 
 /** Which snapshot a sidecar belongs to (a file of another build of the same folder name is never reused). */
 export interface SidecarOwner {
@@ -204,7 +204,7 @@ export class SidecarWriter {
     this.#tailRows += bytes.byteLength
   }
 
-  /** Write the header and close; the file is committed (fsync + rename) by `openSidecar` in the background. */
+  /** Write the header and close; the main thread then commits the file (`commitSidecar`). */
   finish(): SidecarRef {
     for (const [name, stage] of this.#stages) this.#flush(name, stage)
     if (this.#tail) this.#columns[this.#tail].rows = this.#tailRows
@@ -322,22 +322,36 @@ export interface Utf8Text {
 
 const closeOnCollect = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined))
 
-/** Open a written sidecar; a temporary one is committed in the background (fsync, then rename to its final name). */
+/** Open a written sidecar (committed or not) for reading. */
 export function openSidecar(ref: SidecarRef): Sidecar {
   const fd = fs.openSync(ref.path, 'r')
   const sidecar = new Sidecar(fd, ref.header)
   closeOnCollect.register(sidecar, fd)
-  if (ref.path !== ref.finalPath) {
-    fs.fsync(fd, (error) => {
-      if (!error) fs.rename(ref.path, ref.finalPath, (e) => e && commitFailed(ref, e))
-      else commitFailed(ref, error)
-    })
-  }
   return sidecar
 }
 
-function commitFailed(ref: SidecarRef, error: Error): void {
-  // e.g. the snapshot folder was removed meanwhile; the open file keeps serving, the next load writes it again
-  log.warn('snapshot.sidecar_commit_failed', { file: ref.finalPath, error: String(error) })
-  fs.rm(ref.path, { force: true }, () => undefined)
+/** Columns `names` of a written sidecar, read into memory (typed as written). */
+export function readColumns(ref: SidecarRef, names: string[]): Record<string, AnyArray> {
+  const sidecar = openSidecar(ref)
+  return Object.fromEntries(names.map((name) => [name, sidecar.read(name, ref.header.columns[name].type)]))
+}
+
+/**
+ * Commit a sidecar written by this load, in the background: fsync, then rename to its final name. Until then it
+ * serves from its temporary name; a file that fails to commit is removed (the next load writes it again).
+ */
+export function commitSidecar(ref: SidecarRef): void {
+  if (ref.path === ref.finalPath) return
+  const failed = (error: Error) => {
+    log.warn('snapshot.sidecar_commit_failed', { file: ref.finalPath, error: String(error) })
+    fs.rm(ref.path, { force: true }, () => undefined)
+  }
+  fs.open(ref.path, 'r', (error, fd) => {
+    if (error) return failed(error)
+    fs.fsync(fd, (error) => {
+      fs.close(fd, () => undefined)
+      if (error) return failed(error)
+      fs.rename(ref.path, ref.finalPath, (error) => error && failed(error))
+    })
+  })
 }
