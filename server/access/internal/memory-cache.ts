@@ -16,6 +16,9 @@ interface Entry {
 export function createMemoryCache(maxBytes: number): ResponseCache {
   const entries = new Map<string, Entry>()
   let bytes = 0
+  // One iterator walks the entries oldest first for evictions. A new one would step over every slot deleted at the
+  // front of the Map since its last compaction, which costs more the fuller the cache is.
+  let oldest = entries.entries()
   const remove = (key: string, entry: Entry) => {
     entries.delete(key)
     bytes -= entry.size
@@ -38,9 +41,12 @@ export function createMemoryCache(maxBytes: number): ResponseCache {
       if (previous) remove(key, previous)
       entries.set(key, { body, expiresAt: Date.now() + ttlSeconds * 1000, size })
       bytes += size
-      for (const [oldest, entry] of entries) {
-        if (bytes <= maxBytes) break
-        remove(oldest, entry)
+      while (bytes > maxBytes) {
+        let next = oldest.next()
+        // an exhausted iterator stays done: start a new one at the current oldest entry
+        if (next.done) next = (oldest = entries.entries()).next()
+        if (next.done) break
+        remove(next.value[0], next.value[1])
       }
     },
   }
