@@ -60,7 +60,13 @@ export interface WorkerInput {
 interface Sidecars {
   dir: string
   owner: SidecarOwner
-  written: SidecarRef[]
+  written: Written[]
+}
+
+/** A sidecar written by this load and the in-memory columns still to be written into it (when it is committed). */
+interface Written {
+  ref: SidecarRef
+  pending: Record<string, AnyArray>
 }
 
 export async function loadSnapshot(dir: string): Promise<Snapshot> {
@@ -81,9 +87,11 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
-    const accounts = await loadAccounts(step, file('accounts.parquet'))
-    const n = accounts.count
+    const n = await step('accounts.count', (c) => countRows(c, file('accounts.parquet')))
+    // every other file needs only the account count: they load while the accounts' strings are decoded
+    const loadingAccounts = loadAccounts(step, file('accounts.parquet'), n)
     const [
+      accounts,
       lookups,
       previousUsernames,
       categories,
@@ -101,7 +109,8 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       smartMentions,
       { smartFollowers, categorizedCounts, tweets, mentions, written },
     ] = await Promise.all([
-      step('lookups', (c) => usernameLookups(c, file('previous_usernames.parquet'), accounts)),
+      loadingAccounts,
+      step('lookups', async (c) => usernameLookups(c, file('previous_usernames.parquet'), await loadingAccounts)),
       step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
       step('categories', (c) => loadReferences(c, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)),
       step('tagCategories', (c) =>
@@ -152,12 +161,21 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       topResearched,
       smartMentions,
     }
-    for (const ref of [...sidecars.written, ...written]) commitSidecar(ref)
+    // after the snapshot is ready: the in-memory columns of new sidecars are written then, off the load's path
+    for (const { ref, pending } of [...sidecars.written, ...written]) void commitSidecar(ref, pending)
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
     return snapshot
+  } catch (error) {
+    abandon(sidecars.written)
+    throw error
   } finally {
     instance.closeSync()
   }
+}
+
+/** A failed load removes the sidecars it wrote (never committed). */
+function abandon(written: Written[]): void {
+  for (const { ref } of written) fs.rmSync(ref.path, { force: true })
 }
 
 type Step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>) => Promise<T>
@@ -181,7 +199,7 @@ export interface NumericTables {
   categorizedCounts: CategorizedCounts
   tweets: LoadedTweets
   mentions: Mentions
-  written: SidecarRef[]
+  written: Written[]
 }
 
 /** Four of the biggest files (typed arrays and sidecar references only, transferable between threads); run by `load-worker.ts`. */
@@ -199,6 +217,9 @@ export async function loadNumericTables({ dir, sidecars, owner }: WorkerInput): 
       step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'), input, 'mentions.bin')),
     ])
     return { smartFollowers, categorizedCounts, tweets, mentions, written: input.written }
+  } catch (error) {
+    abandon(input.written)
+    throw error
   } finally {
     instance.closeSync()
   }
@@ -210,8 +231,7 @@ async function countRows(conn: DuckDBConnection, source: string): Promise<number
 }
 
 /** The string columns and the numeric ones load concurrently. */
-async function loadAccounts(step: Step, source: string): Promise<Accounts> {
-  const count = await step('accounts.count', (c) => countRows(c, source))
+async function loadAccounts(step: Step, source: string, count: number): Promise<Accounts> {
   const numbers = accountNumbers(count)
   const [[platformId, username, slug, name, description, profileImage]] = await Promise.all([
     step('accounts.strings', (c) =>
@@ -369,7 +389,8 @@ async function loadLabels(conn: DuckDBConnection, owners: number, source: string
 
 /**
  * The typed arrays of one table, cached in a sidecar: read back when this snapshot's file is there (no Parquet
- * decoding on a restart), else loaded by `load` and written. Columns in `onDisk` stay on disk; `load` writes them.
+ * decoding on a restart), else loaded by `load` (and written when the sidecar is committed, after the load).
+ * Columns in `onDisk` stay on disk; `load` writes them.
  */
 async function cachedTable<T extends Record<string, AnyArray>>(
   sidecars: Sidecars,
@@ -385,9 +406,8 @@ async function cachedTable<T extends Record<string, AnyArray>>(
   const writer = new SidecarWriter(target, sidecars.owner, [...columns.map(([name, c]) => ({ name, ...c })), ...onDisk])
   try {
     const arrays = await load(writer)
-    for (const [name] of columns) writer.write(name, arrays[name], 0)
     const ref = writer.finish()
-    sidecars.written.push(ref)
+    sidecars.written.push({ ref, pending: arrays })
     return { arrays, ref }
   } catch (error) {
     writer.abandon()
@@ -550,7 +570,7 @@ async function writeSeries(
     )
     writer.write('offsets', offsets.finish(), 0)
     const ref = writer.finish()
-    sidecars.written.push(ref)
+    sidecars.written.push({ ref, pending: {} })
     return ref
   } catch (error) {
     writer.abandon()
@@ -729,7 +749,7 @@ async function writeTexts(conn: DuckDBConnection, source: string, count: number,
   try {
     writer.write('offsets', await readUtf8(conn, source, 'text', 'tweet_idx', count, (bytes) => writer.append(bytes)), 0)
     const ref = writer.finish()
-    sidecars.written.push(ref)
+    sidecars.written.push({ ref, pending: {} })
     return ref
   } catch (error) {
     writer.abandon()

@@ -337,21 +337,28 @@ export function readColumns(ref: SidecarRef, names: string[]): Record<string, An
 }
 
 /**
- * Commit a sidecar written by this load, in the background: fsync, then rename to its final name. Until then it
- * serves from its temporary name; a file that fails to commit is removed (the next load writes it again).
+ * Commit a sidecar written by this load, in the background: write the `pending` columns (kept in memory, so the
+ * load did not wait for them), fsync, then rename to the final name. Until then the file serves from its temporary
+ * name; a file that fails to commit is removed (the next load writes it again).
  */
-export function commitSidecar(ref: SidecarRef): void {
-  if (ref.path === ref.finalPath) return
-  const failed = (error: Error) => {
+export function commitSidecar(ref: SidecarRef, pending: Record<string, AnyArray> = {}): Promise<void> {
+  if (ref.path === ref.finalPath) return Promise.resolve()
+  return (async () => {
+    const file = await fs.promises.open(ref.path, 'r+')
+    try {
+      for (const [name, values] of Object.entries(pending)) {
+        const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength)
+        for (let done = 0; done < bytes.byteLength; ) {
+          done += (await file.write(bytes, done, bytes.byteLength - done, ref.header.columns[name].position + done)).bytesWritten
+        }
+      }
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    await fs.promises.rename(ref.path, ref.finalPath)
+  })().catch((error) => {
     log.warn('snapshot.sidecar_commit_failed', { file: ref.finalPath, error: String(error) })
     fs.rm(ref.path, { force: true }, () => undefined)
-  }
-  fs.open(ref.path, 'r', (error, fd) => {
-    if (error) return failed(error)
-    fs.fsync(fd, (error) => {
-      fs.close(fd, () => undefined)
-      if (error) return failed(error)
-      fs.rename(ref.path, ref.finalPath, (error) => error && failed(error))
-    })
   })
 }
