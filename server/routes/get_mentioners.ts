@@ -3,12 +3,13 @@
  * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
  */
 import { firstInOrder } from '../internal/first_in_order.ts'
+import { snapshotMembers } from '../internal/json_text.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedCategories, prefixedTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel } from '../rules/labels.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { mentionWindowParameters, readMentionWindow } from '../rules/windows.ts'
 import {
@@ -25,6 +26,7 @@ import {
   score,
   string,
 } from '../schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 
 /** Order of the values in the spec's failure message. */
 export const MENTIONERS_BY = ['score', 'followers'] as const
@@ -99,16 +101,8 @@ export default defineOperation({
     const descending = (x: number, y: number) => value[y] - value[x] || x - y
     const { start, end } = pageRange(request, authors.size)
     const page = firstInOrder([...authors], end, ascending ? (x, y) => descending(y, x) : descending).slice(start)
-    const items = page.map((m) => ({
-      platform_id: a.platformId[m],
-      username: a.username[m],
-      name: a.name[m],
-      profile_image: a.profileImage[m],
-      blue_verified: a.blueVerified[m] === 1,
-      platform_score: a.platformScore[m],
-      followers_count: a.followersCount[m],
-    }))
-    return pagedBody(request, authors.size, 'mentioners', items, {
+    const items = page.map((m) => `{${snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx))}}`)
+    return pagedJson(request, authors.size, 'mentioners', items, {
       platform_id: a.platformId[target],
       username: a.username[target],
       name: a.name[target],
@@ -121,3 +115,15 @@ export default defineOperation({
     })
   },
 })
+
+function mentioner({ accounts: a }: Snapshot, m: number) {
+  return {
+    platform_id: a.platformId[m],
+    username: a.username[m],
+    name: a.name[m],
+    profile_image: a.profileImage[m],
+    blue_verified: a.blueVerified[m] === 1,
+    platform_score: a.platformScore[m],
+    followers_count: a.followersCount[m],
+  }
+}
