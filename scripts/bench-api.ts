@@ -1,11 +1,15 @@
 /**
- * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]`
+ * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]
+ *   [--profile DIR]`
  *
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
  * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
  * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
  * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
  * folder (from --raw, or from freshly generated raw data) and reused the same day.
+ * `--profile DIR` writes a V8 CPU profile of each of our two servers (`node --cpu-prof`, open in Chrome DevTools or
+ * read its self times) covering the whole run, one operation after another; the main thread's file ends in
+ * `.0.001.cpuprofile` (the others are the snapshot loader's worker threads).
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -47,6 +51,7 @@ const { values } = parseArgs({
     snapshots: { type: 'string' },
     raw: { type: 'string' },
     only: { type: 'string' },
+    profile: { type: 'string' },
     child: { type: 'string' },
   },
 })
@@ -115,7 +120,8 @@ async function main(): Promise<void> {
     const health = (await (await fetch(`${full.url}healthz`)).json()) as { rss_bytes: number }
     report(scale, baseline, rows, full.readyMs, health.rss_bytes)
   } finally {
-    for (const server of [hello, bare, full]) server.process.kill('SIGTERM')
+    // SIGINT lets a profiled server exit normally, which writes its profile
+    await Promise.all([hello, bare, full].map(stop))
   }
 }
 
@@ -227,7 +233,8 @@ interface Spawned {
 /** Start one server in its own process; it prints one JSON line `{url, key, readyMs}` when listening. */
 function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
+  const profile = values.profile && kind !== 'hello' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
   })
@@ -242,8 +249,18 @@ function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Pro
   })
 }
 
+/** Stop a server and wait until it has exited. */
+function stop(server: Spawned): Promise<void> {
+  const child = server.process
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  child.kill('SIGINT')
+  return exited
+}
+
 async function runChild(kind: string): Promise<void> {
   const started = Date.now()
+  process.once('SIGINT', () => process.exit(0))
   if (kind === 'hello') {
     const app = new H3().get('/', () => ({ hello: 'world' }))
     const listener = await listen(toNodeHandler(app), { port: 0, hostname: '127.0.0.1', showURL: false })
