@@ -1,5 +1,5 @@
-/** Worker entry of `loadSnapshot`: loads the biggest files of one snapshot folder (see `loadNumericTables`). */
+/** Worker entry of `loadSnapshot`: loads one part of the biggest files of a snapshot folder (see `loadWorkerPart`). */
 import { answer, workerInput } from '../internal/worker.ts'
-import { loadNumericTables, type WorkerInput } from './load.ts'
+import { loadWorkerPart, type WorkerInput } from './load.ts'
 
-await answer(loadNumericTables(workerInput<WorkerInput>()))
+await answer(loadWorkerPart(workerInput<WorkerInput>()))

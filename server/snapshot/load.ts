@@ -54,6 +54,8 @@ export interface WorkerInput {
   dir: string
   sidecars: string
   owner: SidecarOwner
+  /** which tables this worker loads */
+  part: 'graph' | 'series'
 }
 
 /** Where one thread's loaders find and write sidecars; `written` lists the new ones (committed by the main thread). */
@@ -73,15 +75,20 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
-  const input: WorkerInput = {
+  const input = {
     dir: realDir,
     sidecars: servingDir(realDir),
     owner: { snapshotId: manifest.snapshot_id, builtAt: manifest.built_at },
   }
-  // four of the biggest files load in a worker thread (its own DuckDB), the rest here, at the same time:
-  // one JS thread cannot copy ~120M values out of DuckDB fast enough on its own
-  const numeric = runWorker<NumericTables>(new URL('./load-worker.ts', import.meta.url), input)
-  numeric.catch(() => undefined) // awaited below; if this thread fails first, its own error is the one reported
+  // the biggest files load in two worker threads (each its own DuckDB), the rest here, all at the same time:
+  // one JS thread cannot copy ~150M values out of DuckDB fast enough on its own
+  const worker = <T>(part: WorkerInput['part']) => {
+    const loading = runWorker<T>(new URL('./load-worker.ts', import.meta.url), { ...input, part })
+    loading.catch(() => undefined) // awaited below; if this thread fails first, its own error is the one reported
+    return loading
+  }
+  const graph = worker<GraphTables>('graph')
+  const series = worker<SeriesTables>('series')
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
   const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
@@ -103,11 +110,11 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       friendshipFollowing,
       smartFollows,
       scoreHistory,
-      followersCountHistory,
       trending,
       topResearched,
       smartMentions,
-      { smartFollowers, categorizedCounts, tweets, mentions, written },
+      { smartFollowers, categorizedCounts, mentions, written: graphWritten },
+      { followersCountHistory, tweets, written: seriesWritten },
     ] = await Promise.all([
       loadingAccounts,
       step('lookups', async (c) => usernameLookups(c, file('previous_usernames.parquet'), await loadingAccounts)),
@@ -123,14 +130,11 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
       step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
       step('scoreHistory', (c) => writeSeries(c, n, file('score_history.parquet'), sidecars, SCORE_HISTORY)),
-      // the biggest file by rows is written here: this thread has less to do than the worker when no sidecar exists
-      step('followersCountHistory', (c) =>
-        writeSeries(c, n, file('followers_count_history.parquet'), sidecars, FOLLOWERS_COUNT_HISTORY),
-      ),
       step('trending', (c) => loadTrending(c, file('trending.parquet'))),
       step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
       step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'), sidecars, 'smart_mentions.bin')),
-      numeric,
+      graph,
+      series,
     ])
     const snapshot: Snapshot = {
       id: manifest.snapshot_id,
@@ -162,7 +166,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       smartMentions,
     }
     // after the snapshot is ready: the in-memory columns of new sidecars are written then, off the load's path
-    for (const { ref, pending } of [...sidecars.written, ...written]) void commitSidecar(ref, pending)
+    for (const { ref, pending } of [...sidecars.written, ...graphWritten, ...seriesWritten]) void commitSidecar(ref, pending)
     log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
     return snapshot
   } catch (error) {
@@ -194,29 +198,44 @@ function stepRunner(instance: DuckDBInstance): Step {
   }
 }
 
-export interface NumericTables {
+/** The smart-follower graph and the mentions, loaded by one worker thread. */
+export interface GraphTables {
   smartFollowers: LoadedSmartFollowers
   categorizedCounts: CategorizedCounts
-  tweets: LoadedTweets
   mentions: Mentions
   written: Written[]
 }
 
-/** Four of the biggest files (typed arrays and sidecar references only, transferable between threads); run by `load-worker.ts`. */
-export async function loadNumericTables({ dir, sidecars, owner }: WorkerInput): Promise<NumericTables> {
+/** The follower-count series and the tweets, loaded by another. */
+export interface SeriesTables {
+  followersCountHistory: SidecarRef
+  tweets: LoadedTweets
+  written: Written[]
+}
+
+/** One worker thread's part (typed arrays and sidecar references only, transferable); run by `load-worker.ts`. */
+export async function loadWorkerPart({ dir, sidecars, owner, part }: WorkerInput): Promise<GraphTables | SeriesTables> {
   const instance = await DuckDBInstance.create(':memory:')
   const step = stepRunner(instance)
   const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
   const input: Sidecars = { dir: sidecars, owner, written: [] }
   try {
-    const n = await step('numeric.accounts', (c) => countRows(c, file('accounts.parquet')))
-    const [smartFollowers, categorizedCounts, tweets, mentions] = await Promise.all([
-      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
-      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'), input)),
+    const n = await step(`${part}.accounts`, (c) => countRows(c, file('accounts.parquet')))
+    if (part === 'graph') {
+      const [smartFollowers, categorizedCounts, mentions] = await Promise.all([
+        step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
+        step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'), input)),
+        step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'), input, 'mentions.bin')),
+      ])
+      return { smartFollowers, categorizedCounts, mentions, written: input.written }
+    }
+    const [followersCountHistory, tweets] = await Promise.all([
+      step('followersCountHistory', (c) =>
+        writeSeries(c, n, file('followers_count_history.parquet'), input, FOLLOWERS_COUNT_HISTORY),
+      ),
       step('tweets', (c) => loadTweets(c, file('tweets.parquet'), input)),
-      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'), input, 'mentions.bin')),
     ])
-    return { smartFollowers, categorizedCounts, tweets, mentions, written: input.written }
+    return { followersCountHistory, tweets, written: input.written }
   } catch (error) {
     abandon(input.written)
     throw error
