@@ -1,9 +1,10 @@
 /** GET /api/v1/bulk_scores_check — scores of up to 50 accounts, in input order. */
 import { ApiError } from '../errors.ts'
+import { snapshotMembers } from '../internal/json_text.ts'
 import { defineOperation } from '../operation.ts'
 import { findByPlatformId, findByUsername } from '../rules/account.ts'
 import { splitList } from '../rules/lists.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { envelope, id, object, score, string } from '../schema.ts'
 
 /** Entries considered per request; the cap applies before validation. */
@@ -46,12 +47,14 @@ export default defineOperation({
     const request = readPage(query, 'bulk_scores_check')
     const { start, end } = pageRange(request, rows.length)
     const a = snapshot.accounts
-    const items = rows.slice(start, end).map((idx) => ({
+    const row = (idx: number) => ({
       platform_id: a.platformId[idx],
       username: a.username[idx],
       platform_url: `${profileBaseUrl}/${a.username[idx]}`,
       platform_score: a.platformScore[idx],
-    }))
-    return pagedBody(request, rows.length, 'data', items)
+    })
+    // an account's row only changes with the snapshot and the configured profile URL
+    const items = rows.slice(start, end).map((idx) => `{${snapshotMembers(snapshot, `bulk ${profileBaseUrl}`, idx, row)}}`)
+    return pagedJson(request, rows.length, 'data', items)
   },
 })
