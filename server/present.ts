@@ -1,8 +1,9 @@
 /**
- * Renderings shared by several responses: the two tag/category reference shapes of the spec.
+ * Renderings shared by several responses: the two tag/category reference shapes of the spec and the fields that
+ * open an account's own profile.
  *
  * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
- * @example prefixedTags(snapshot, idx) // [{ tag_id: 4, tag_name: 'DeFi' }]
+ * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
  */
 import type { AccountLabels, Reference, Snapshot } from './snapshot/types.ts'
 
@@ -20,8 +21,25 @@ export const plainTags = (snapshot: Snapshot, idx: number) => references(snapsho
 export const plainCategories = (snapshot: Snapshot, idx: number) =>
   references(snapshot.accountCategories, idx, snapshot.categoryById)
 
-export const prefixedTags = (snapshot: Snapshot, idx: number) =>
+const prefixedTags = (snapshot: Snapshot, idx: number) =>
   plainTags(snapshot, idx).map((t) => ({ tag_id: t.id, tag_name: t.name }))
 
-export const prefixedCategories = (snapshot: Snapshot, idx: number) =>
+const prefixedCategories = (snapshot: Snapshot, idx: number) =>
   plainCategories(snapshot, idx).map((c) => ({ category_id: c.id, category_name: c.name }))
+
+/** `tags` and `categories` in the prefixed shape (they close the target's profile in several responses). */
+export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
+  tags: prefixedTags(snapshot, idx),
+  categories: prefixedCategories(snapshot, idx),
+})
+
+/** The fields that open an account's profile (get_platform_info, get_followers_score_sum), in their order. */
+export function profileHead({ accounts: a }: Snapshot, idx: number) {
+  return {
+    platform_id: a.platformId[idx],
+    username: a.username[idx],
+    name: a.name[idx],
+    description: a.description[idx],
+    profile_image: a.profileImage[idx],
+  }
+}

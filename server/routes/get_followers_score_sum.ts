@@ -1,6 +1,6 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
 import { defineOperation } from '../operation.ts'
-import { prefixedCategories, prefixedTags } from '../present.ts'
+import { prefixedLabels, profileHead } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { hasAnyLabel, labelSet, type LabelSet } from '../rules/labels.ts'
 import { idListParameter, readIdList } from '../rules/lists.ts'
@@ -44,18 +44,13 @@ export default defineOperation({
     const a = snapshot.accounts
     return {
       success: true,
-      platform_id: a.platformId[target],
-      username: a.username[target],
-      name: a.name[target],
-      description: a.description[target],
-      profile_image: a.profileImage[target],
+      ...profileHead(snapshot, target),
       platform_score: a.platformScore[target],
       followers_count: a.followersCount[target],
       smart_followers_count: a.smartFollowersCount[target],
       // scores have 2 decimals: round away the float noise of the sum
       followers_score_sum: Math.round(sum * 100) / 100,
-      tags: prefixedTags(snapshot, target),
-      categories: prefixedCategories(snapshot, target),
+      ...prefixedLabels(snapshot, target),
     }
   },
 })

@@ -5,7 +5,7 @@
 import { firstInOrder } from '../internal/first_in_order.ts'
 import { snapshotMembers } from '../internal/json_text.ts'
 import { defineOperation } from '../operation.ts'
-import { prefixedCategories, prefixedTags } from '../present.ts'
+import { prefixedLabels } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel } from '../rules/labels.ts'
@@ -109,8 +109,7 @@ export default defineOperation({
       description: a.description[target],
       followers_count: a.followersCount[target],
       profile_image: a.profileImage[target],
-      tags: prefixedTags(snapshot, target),
-      categories: prefixedCategories(snapshot, target),
+      ...prefixedLabels(snapshot, target),
       ...window.echo,
     })
   },

@@ -1,6 +1,6 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
 import { defineOperation } from '../operation.ts'
-import { prefixedCategories, prefixedTags } from '../present.ts'
+import { prefixedLabels, profileHead } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import {
   array,
@@ -47,11 +47,7 @@ export default defineOperation({
     const previous = snapshot.previousUsernames
     return {
       success: true,
-      platform_id: a.platformId[idx],
-      username: a.username[idx],
-      name: a.name[idx],
-      description: a.description[idx],
-      profile_image: a.profileImage[idx],
+      ...profileHead(snapshot, idx),
       platform_url: `${profileBaseUrl}/${a.username[idx]}`,
       blue_verified: a.blueVerified[idx] === 1,
       platform_score: a.platformScore[idx],
@@ -61,8 +57,7 @@ export default defineOperation({
       monitored: a.isMonitored[idx] === 1,
       tracked: a.isTracked[idx] === 1,
       previous_usernames: previous.username.slice(previous.offsets[idx], previous.offsets[idx + 1]),
-      tags: prefixedTags(snapshot, idx),
-      categories: prefixedCategories(snapshot, idx),
+      ...prefixedLabels(snapshot, idx),
     }
   },
 })
