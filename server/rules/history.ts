@@ -48,7 +48,8 @@ export function dayRows(series: DailySeries, idx: number, today: number, days: n
   let first = series.offsets[idx]
   const stop = series.offsets[idx + 1]
   while (first < stop && series.day[first] > today) first++
-  let last = first
+  // the whole history (`all`) ends at the account's last row: no day to read (series may be read from disk)
+  let last = days === Infinity ? stop : first
   while (last < stop && series.day[last] >= oldest) last++
   return { first, last }
 }
