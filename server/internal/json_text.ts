@@ -20,8 +20,8 @@ export function jsonWithList(head: object, key: string, items: readonly string[]
   return new JsonText(`${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[${items.join(',')}]}`)
 }
 
-/** Entries kept per snapshot and kind before the memo starts over (bounds memory at the large scale). */
-const MEMO_LIMIT = 50_000
+/** Entries kept per snapshot and kind before the memo starts over: at most ~10 MB per kind (a few hundred bytes each). */
+const MEMO_LIMIT = 20_000
 
 const memos = new WeakMap<Snapshot, Map<string, Map<number, string>>>()
 
