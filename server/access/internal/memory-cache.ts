@@ -1,3 +1,4 @@
+import { defineDriver } from 'unstorage'
 import type { ResponseCache } from '../types.ts'
 
 interface Entry {
@@ -7,13 +8,14 @@ interface Entry {
 }
 
 /**
- * The embedded response cache: a least-recently-used Map in this process, bounded by `maxBytes` (UTF-16 size of
- * keys and bodies). Keys are used verbatim (no storage key normalisation, so no hashing) and each entry carries its
- * own expiry. A Map keeps insertion order, so re-inserting an entry on a hit makes the first entry the least
- * recently used one.
- * @example const cache = createMemoryCache(64 * 2 ** 20); await cache.set('get_alpha?days=7@snap', body, 300)
+ * The embedded response cache's storage: an unstorage driver holding a least-recently-used Map in this process,
+ * bounded by `maxBytes` (UTF-16 size of keys and bodies), each entry with its own expiry (`ttl` seconds). A Map
+ * keeps insertion order, so re-inserting an entry on a hit makes the first entry the least recently used one.
+ * It can be mounted in a `createStorage({ driver })` like any driver; the response cache calls it directly, with the
+ * cache key verbatim, so the hot path skips unstorage's key normalisation (and needs no hashing of keys).
+ * @example const driver = lruBodyDriver({ maxBytes: 64 * 2 ** 20 }); driver.setItem!('k', body, { ttl: 300 })
  */
-export function createMemoryCache(maxBytes: number): ResponseCache {
+export const lruBodyDriver = defineDriver((options: { maxBytes: number }) => {
   const entries = new Map<string, Entry>()
   let bytes = 0
   // One iterator walks the entries oldest first for evictions. A new one would step over every slot deleted at the
@@ -23,31 +25,63 @@ export function createMemoryCache(maxBytes: number): ResponseCache {
     entries.delete(key)
     bytes -= entry.size
   }
+  const live = (key: string) => {
+    const entry = entries.get(key)
+    if (!entry) return undefined
+    remove(key, entry)
+    if (entry.expiresAt <= Date.now()) return undefined
+    entries.set(key, entry)
+    bytes += entry.size
+    return entry
+  }
   return {
-    async get(key) {
-      const entry = entries.get(key)
-      if (!entry) return null
-      remove(key, entry)
-      if (entry.expiresAt <= Date.now()) return null
-      entries.set(key, entry)
-      bytes += entry.size
-      return entry.body
-    },
-    async set(key, body, ttlSeconds) {
+    name: 'lru-body',
+    flags: { ttl: true },
+    options,
+    hasItem: (key) => live(key) !== undefined,
+    getItem: (key) => live(key)?.body ?? null,
+    setItem(key, body, opts) {
+      const ttlSeconds = Number(opts?.ttl)
       if (!(ttlSeconds > 0)) return
       const size = 2 * (key.length + body.length)
-      if (size > maxBytes) return
+      if (size > options.maxBytes) return
       const previous = entries.get(key)
       if (previous) remove(key, previous)
       entries.set(key, { body, expiresAt: Date.now() + ttlSeconds * 1000, size })
       bytes += size
-      while (bytes > maxBytes) {
+      while (bytes > options.maxBytes) {
         let next = oldest.next()
         // an exhausted iterator stays done: start a new one at the current oldest entry
         if (next.done) next = (oldest = entries.entries()).next()
         if (next.done) break
         remove(next.value[0], next.value[1])
       }
+    },
+    removeItem(key) {
+      const entry = entries.get(key)
+      if (entry) remove(key, entry)
+    },
+    getKeys: (base) => [...entries.keys()].filter((key) => key.startsWith(base ?? '')),
+    clear() {
+      entries.clear()
+      bytes = 0
+      oldest = entries.entries()
+    },
+  }
+})
+
+/**
+ * The embedded response cache on the `lruBodyDriver`.
+ * @example const cache = createMemoryCache(64 * 2 ** 20); await cache.set('get_alpha?days=7@snap', body, 300)
+ */
+export function createMemoryCache(maxBytes: number): ResponseCache {
+  const driver = lruBodyDriver({ maxBytes })
+  return {
+    async get(key) {
+      return (driver.getItem(key) as string | null) ?? null
+    },
+    async set(key, body, ttlSeconds) {
+      await driver.setItem!(key, body, { ttl: ttlSeconds })
     },
   }
 }
