@@ -33,7 +33,7 @@ export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
   categories: prefixedCategories(snapshot, idx),
 })
 
-/** The fields that open an account's profile (get_platform_info, get_followers_score_sum), in their order. */
+/** The fields that open an account's profile (get_platform_info, get_followers_score_sum, get_trending), in their order. */
 export function profileHead({ accounts: a }: Snapshot, idx: number) {
   return {
     platform_id: a.platformId[idx],

@@ -2,6 +2,7 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
+import { profileHead } from '../present.ts'
 import { defineOperation } from '../operation.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel } from '../rules/labels.ts'
@@ -80,11 +81,7 @@ function trendingItem(snapshot: Snapshot, list: TrendingList, p: number) {
   const a = snapshot.accounts
   const idx = list.accountIdx[p]
   return {
-    platform_id: a.platformId[idx],
-    username: a.username[idx],
-    name: a.name[idx],
-    description: a.description[idx],
-    profile_image: a.profileImage[idx],
+    ...profileHead(snapshot, idx),
     blue_verified: a.blueVerified[idx] === 1,
     platform_score: a.platformScore[idx],
     platform_score_diff: list.platformScoreDiff[p],
