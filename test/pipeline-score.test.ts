@@ -143,13 +143,9 @@ Generated('generated :: bot farm followers add nothing (every score identical wi
 })
 
 Generated('generated :: a follow-for-follow ring without reputable members or inbound follows stays at or below the median', async () => {
-  const { raw, truth } = await generated
-  // the generator may give ring members a seed category (which makes them reputable); take that away
-  const ring = copyRaw(raw)
-  await rewriteRaw(ring, 'account_categories.parquet',
-    `select * from t where not (account_id in (${list(truth.ring_members)}) and category_id in (${SCORE_PARAMS.seed_categories.join(', ')}))`)
-  const scored = await scoresOf(ring)
-  for (const member of truth.ring_members) assert.ok(scored.score(member) <= scored.median, `ring member ${member}`)
+  const { truth, base } = await generated
+  assert.ok(truth.ring_members.length >= 3)
+  for (const member of truth.ring_members) assert.ok(base.score(member) <= base.median, `ring member ${member}`)
 })
 
 Generated('generated :: one follow from a top account lifts a small account', async () => {
