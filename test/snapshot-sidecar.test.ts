@@ -8,6 +8,7 @@ import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadSnapshot } from '../server/snapshot/load.ts'
+import type { DiskColumn, NumericType } from '../server/snapshot/sidecar.ts'
 import type { Snapshot } from '../server/snapshot/types.ts'
 import { tempDir } from './_fixtures.ts'
 import { setup, type TestEnv } from './_setup.ts'
@@ -38,6 +39,9 @@ async function committed(serving: string): Promise<void> {
   assert.equal(fs.readdirSync(serving).sort(), FILES)
 }
 
+/** Every row of a column left on disk. */
+const allRows = (column: DiskColumn<NumericType>) => Array.from(column.read(0, column.rows))
+
 const values = suite('snapshot sidecars :: values')
 
 values('series, subscription dates and texts read back the Parquet rows in file order', async () => {
@@ -64,28 +68,34 @@ values('series, subscription dates and texts read back the Parquet rows in file 
       `SELECT (date - DATE '1970-01-01')::INTEGER AS day, followers_count::DOUBLE AS n FROM followers_count_history`,
     )
     assert.ok(fch.length > 0)
-    assert.equal(s.followersCountHistory.day.length, fch.length, round)
-    assert.equal(Array.from(s.followersCountHistory.day), fch.map((r) => r.day), round)
-    assert.equal(Array.from(s.followersCountHistory.followersCount), fch.map((r) => r.n), round)
+    assert.equal(s.followersCountHistory.day.rows, fch.length, round)
+    assert.equal(allRows(s.followersCountHistory.day), fch.map((r) => r.day), round)
+    assert.equal(allRows(s.followersCountHistory.followersCount), fch.map((r) => r.n), round)
 
     const scores = await env.query<{ day: number; score: number; rank: number }>(
       `SELECT (date - DATE '1970-01-01')::INTEGER AS day, platform_score AS score, coalesce(rank, 0) AS rank FROM score_history`,
     )
     assert.ok(scores.length > 0)
-    assert.equal(Array.from(s.scoreHistory.day), scores.map((r) => r.day), round)
-    assert.equal(Array.from(s.scoreHistory.platformScore), scores.map((r) => r.score), round)
-    assert.equal(Array.from(s.scoreHistory.rank), scores.map((r) => r.rank), round)
+    assert.equal(allRows(s.scoreHistory.day), scores.map((r) => r.day), round)
+    assert.equal(allRows(s.scoreHistory.platformScore), scores.map((r) => r.score), round)
+    assert.equal(allRows(s.scoreHistory.rank), scores.map((r) => r.rank), round)
 
     const subscribed = await env.query<{ ms: number }>(`SELECT epoch_ms(subscribed_at)::DOUBLE AS ms FROM smart_followers`)
-    assert.equal(Array.from(s.smartFollowers.subscribedAtMs), subscribed.map((r) => r.ms), round)
-    // scattered reads (other blocks in between) return the same values
-    for (let r = subscribed.length - 1; r >= 0; r -= 37) assert.is(s.smartFollowers.subscribedAtMs[r], subscribed[r].ms)
-    assert.is(s.smartFollowers.subscribedAtMs[subscribed.length], undefined)
+    assert.equal(allRows(s.smartFollowers.subscribedAtMs), subscribed.map((r) => r.ms), round)
+    // single rows, and scattered rows in any order (far apart: read apart), return the same values
+    const scattered: number[] = []
+    for (let r = subscribed.length - 1; r >= 0; r -= 37) {
+      assert.is(s.smartFollowers.subscribedAtMs.read(r, r + 1)[0], subscribed[r].ms)
+      scattered.push(r, (r * 7919) % subscribed.length)
+    }
+    assert.equal(Array.from(s.smartFollowers.subscribedAtMs.readRows(scattered)), scattered.map((r) => subscribed[r].ms))
+    // no row past the end
+    assert.throws(() => s.smartFollowers.subscribedAtMs.read(subscribed.length, subscribed.length + 1), RangeError)
 
     const texts = await env.query<{ text: string | null }>(`SELECT text FROM tweets`)
     const { tweets } = s
     const read = texts.map((_, t) =>
-      tweets.textIsNull[t] ? null : tweets.textBytes.toString('utf8', tweets.textOffsets[t], tweets.textOffsets[t + 1]),
+      tweets.textIsNull[t] ? null : tweets.textBytes.read(tweets.textOffsets[t], tweets.textOffsets[t + 1]),
     )
     assert.equal(read, texts.map((r) => r.text), round)
     await committed(serving)
@@ -126,7 +136,7 @@ files('a truncated file or one of another build is written again', async () => {
   assert.is(fs.statSync(history).size, size)
   assert.is.not(fs.statSync(texts).ino, textsInode)
   const counts = await env.query<{ n: number }>(`SELECT followers_count::DOUBLE AS n FROM followers_count_history`)
-  assert.equal(Array.from(s.followersCountHistory.followersCount), counts.map((r) => r.n))
+  assert.equal(allRows(s.followersCountHistory.followersCount), counts.map((r) => r.n))
 })
 
 files('folders of snapshots that are gone and temporary files of dead processes are removed', async () => {

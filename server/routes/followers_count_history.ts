@@ -20,14 +20,13 @@ export default defineOperation({
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
     const history = snapshot.followersCountHistory
-    const { first, last } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'followers_count_history')
-    const total = last - first
+    const total = day.length
     const { start, end } = pageRange(request, total)
+    const counts = history.followersCount.read(first + start, first + end)
     const items = []
-    for (let r = first + start; r < first + end; r++) {
-      items.push({ date: formatDay(history.day[r]), followers_count: history.followersCount[r] })
-    }
+    for (let i = start; i < end; i++) items.push({ date: formatDay(day[i]), followers_count: counts[i - start] })
     return pagedBody(request, total, 'followers_count', items)
   },
 })

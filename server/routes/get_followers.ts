@@ -58,9 +58,10 @@ export default defineOperation({
       return by === 'score' ? first + q : by === 'followers' ? sf.rowByFollowers[first + q] : sf.rowBySubscribed[first + q]
     }
     const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(sf.followerIdx[row])))
+    const subscribedAtMs = sf.subscribedAtMs.readRows(rows)
     const items = rows.map(
-      (row) =>
-        `{${snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f))},"subscribed_at":"${isoUtcMillis(sf.subscribedAtMs[row])}"}`,
+      (row, i) =>
+        `{${snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f))},"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
     )
     return pagedJson(request, total, 'top_followers', items)
   },

@@ -2,7 +2,7 @@
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { formatDay, utcDay } from '../rules/dates.ts'
-import { windowDiff } from '../rules/history.ts'
+import { windowDiffs } from '../rules/history.ts'
 import { date, integer, nullable, object, string } from '../schema.ts'
 
 const windowSchema = object({
@@ -23,11 +23,7 @@ export default defineOperation({
     const idx = resolveAccount(snapshot, query, 'fallback')
     const today = utcDay(now)
     const history = snapshot.followersCountHistory
-    return {
-      success: true,
-      today: formatDay(today),
-      week: windowDiff(history, history.followersCount, idx, today, 7, 0),
-      month: windowDiff(history, history.followersCount, idx, today, 30, 0),
-    }
+    const [week, month] = windowDiffs(history, history.followersCount, idx, today, [7, 30], 0)
+    return { success: true, today: formatDay(today), week, month }
   },
 })

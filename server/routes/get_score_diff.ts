@@ -2,7 +2,7 @@
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { formatDay, utcDay } from '../rules/dates.ts'
-import { windowDiff } from '../rules/history.ts'
+import { windowDiffs } from '../rules/history.ts'
 import { date, nullable, number, object, string } from '../schema.ts'
 
 const windowSchema = object({
@@ -24,11 +24,7 @@ export default defineOperation({
     const idx = resolveAccount(snapshot, query, 'fallback')
     const today = utcDay(now)
     const history = snapshot.scoreHistory
-    return {
-      success: true,
-      today: formatDay(today),
-      week: windowDiff(history, history.platformScore, idx, today, 7, 2),
-      month: windowDiff(history, history.platformScore, idx, today, 30, 2),
-    }
+    const [week, month] = windowDiffs(history, history.platformScore, idx, today, [7, 30], 2)
+    return { success: true, today: formatDay(today), week, month }
   },
 })

@@ -20,17 +20,15 @@ export default defineOperation({
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
     const history = snapshot.scoreHistory
-    const { first, last } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
-    const total = last - first
+    const total = day.length
     const { start, end } = pageRange(request, total)
+    const scores = history.platformScore.read(first + start, first + end)
+    const ranks = history.rank.read(first + start, first + end)
     const items = []
-    for (let r = first + start; r < first + end; r++) {
-      items.push({
-        date: formatDay(history.day[r]),
-        platform_score: history.platformScore[r],
-        rank: history.rank[r] || null,
-      })
+    for (let i = start; i < end; i++) {
+      items.push({ date: formatDay(day[i]), platform_score: scores[i - start], rank: ranks[i - start] || null })
     }
     return pagedBody(request, total, 'score_history', items)
   },

@@ -2,17 +2,20 @@
  * Daily series stored newest day first per account (follower counts, scores): the `period` window of the history
  * operations and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time).
  *
- * @example const { first, last } = dayRows(snapshot.scoreHistory, idx, today, readPeriodDays(query))
- * @example windowDiff(snapshot.followersCountHistory, snapshot.followersCountHistory.followersCount, idx, today, 7, 0)
+ * The series live on disk: a request reads the account's days once, then the values of the rows it answers with.
+ *
+ * @example const { first, day } = dayRows(snapshot.scoreHistory, idx, today, readPeriodDays(query))
+ * @example const [week, month] = windowDiffs(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, today, [7, 30], 2)
  */
 import type { Parameter } from '../operation.ts'
 import { string } from '../schema.ts'
+import type { DiskColumn, NumericType } from '../snapshot/sidecar.ts'
 import type { Adjacency } from '../snapshot/types.ts'
 import { formatDay } from './dates.ts'
 
 /** One value per (account, day), rows of an account newest day first. */
 export interface DailySeries extends Adjacency {
-  day: ArrayLike<number>
+  day: DiskColumn<'u16'>
 }
 
 /** `period` value (lower case) → days in the window; `all` = the whole stored history. */
@@ -42,38 +45,51 @@ export const periodParameter: Parameter = {
   schema: { ...string({ enum: Object.keys(PERIOD_DAYS) }), default: '30d' },
 }
 
-/** Rows [first, last) of account `idx` dated today or the previous `days - 1` days (any day after today skipped). */
-export function dayRows(series: DailySeries, idx: number, today: number, days: number): { first: number; last: number } {
-  const oldest = today - days + 1
-  let first = series.offsets[idx]
-  const stop = series.offsets[idx + 1]
-  while (first < stop && series.day[first] > today) first++
-  // the whole history (`all`) ends at the account's last row: no day to read (series may be read from disk)
-  let last = days === Infinity ? stop : first
-  while (last < stop && series.day[last] >= oldest) last++
-  return { first, last }
+/**
+ * The rows of account `idx` dated today or the previous `days - 1` days (any day after today skipped): rows
+ * `first..first + day.length - 1`, row `r` dated `day[r - first]`.
+ */
+export function dayRows(series: DailySeries, idx: number, today: number, days: number): { first: number; day: Uint16Array } {
+  const start = series.offsets[idx]
+  const stored = series.day.read(start, series.offsets[idx + 1])
+  let skip = 0
+  while (skip < stored.length && stored[skip] > today) skip++
+  const rest = stored.subarray(skip)
+  return { first: start + skip, day: rest.subarray(0, rowsSince(rest, today - days + 1)) }
+}
+
+/** How many leading days (newest first) are `oldest` or later. */
+function rowsSince(day: Uint16Array, oldest: number): number {
+  let n = 0
+  while (n < day.length && day[n] >= oldest) n++
+  return n
 }
 
 /**
- * Within today and the previous `days - 1` days: the date of the oldest stored value, newest minus oldest rounded
- * to `decimals` (0 with fewer than two values), and that difference signed (`+N`, `-N` or `0`, with `decimals`
- * digits after the point).
+ * For each window of `windows` days (today and the previous N-1): the date of the oldest stored value, newest minus
+ * oldest rounded to `decimals` (0 with fewer than two values), and that difference signed (`+N`, `-N` or `0`, with
+ * `decimals` digits after the point). The rows of the widest window are read once.
  */
-export function windowDiff(
+export function windowDiffs(
   series: DailySeries,
-  values: ArrayLike<number>,
+  values: DiskColumn<NumericType>,
   idx: number,
   today: number,
-  days: number,
+  windows: number[],
   decimals: number,
 ) {
-  const { first, last } = dayRows(series, idx, today, days)
+  const { first, day } = dayRows(series, idx, today, Math.max(...windows))
+  const read = values.read(first, first + day.length)
   const scale = 10 ** decimals
-  // `+ 0` turns a rounded -0 into 0
-  const diff = last - first > 1 ? Math.round((values[first] - values[last - 1]) * scale) / scale + 0 : 0
-  return {
-    date: last > first ? formatDay(series.day[last - 1]) : null,
-    diff,
-    diff_str: diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0',
-  }
+  // every window's rows are leading rows of the widest one
+  return windows.map((days) => {
+    const n = rowsSince(day, today - days + 1)
+    // `+ 0` turns a rounded -0 into 0
+    const diff = n > 1 ? Math.round((read[0] - read[n - 1]) * scale) / scale + 0 : 0
+    return {
+      date: n > 0 ? formatDay(day[n - 1]) : null,
+      diff,
+      diff_str: diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0',
+    }
+  })
 }

@@ -497,9 +497,9 @@ async function loadSmartFollowers(
   return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs'>), sidecar: ref }
 }
 
-/** A subscription date is read for a page's rows only, scattered in the target's rows: small blocks. */
+/** A subscription date is read for a page's rows only. */
 function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollowers {
-  return { ...s, subscribedAtMs: openSidecar(sidecar).column('subscribed_at_ms', 'f64', 32) }
+  return { ...s, subscribedAtMs: openSidecar(sidecar).column('subscribed_at_ms', 'f64') }
 }
 
 async function loadCategorizedCounts(

@@ -1,7 +1,7 @@
 /**
  * Serving sidecars: big, rarely read columns of a snapshot (daily series, tweet texts) kept on disk in a compact
- * binary file instead of the heap; only what finds a row stays in memory. A page reads its rows with `fs.readSync`
- * at a position (a few µs from the page cache).
+ * binary file instead of the heap; only what finds a row stays in memory. A request reads the row range it needs
+ * with one `fs.readSync` per column (`DiskColumn.read`, a few µs from the page cache), then indexes that array.
  *
  * Where: `<snapshots dir>/.serving/<snapshot folder>/<name>.bin`, derived from the snapshot, never inside the
  * published folder (os temp dir when that one is not writable). Written once per snapshot and reused by every later
@@ -12,7 +12,7 @@
  * under a temporary name (`<name>.bin.<pid>-<n>.tmp`), served from there at once, and renamed to its final name only
  * after its bytes are on disk (fsync, in the background): a file with the final name is always complete.
  *
- * @example const writer = new SidecarWriter(file, snapshot, [{ name: 'day', type: 'u16', rows }]); writer.write('day', days, 0); const column = openSidecar(writer.finish()).column('day')
+ * @example const writer = new SidecarWriter(file, snapshot, [{ name: 'day', type: 'u16', rows }]); writer.write('day', days, 0); openSidecar(writer.finish()).column('day', 'u16').read(0, 10)
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -33,8 +33,10 @@ const ARRAYS = {
   u64: BigUint64Array,
 }
 export type ColumnType = keyof typeof ARRAYS
-type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
+export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
 export type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
+/** Column types read as numbers (not bigints). */
+export type NumericType = Exclude<ColumnType, 'u64'>
 
 /** Which snapshot a sidecar belongs to (a file of another build of the same folder name is never reused). */
 export interface SidecarOwner {
@@ -239,8 +241,76 @@ function toType(type: ColumnType, values: ArrayLike<number> | ArrayLike<bigint>)
   return typed
 }
 
-/** Rows read at once by a column view by default: a page of a series touches one or two blocks. */
-const BLOCK_ROWS = 512
+/** Rows apart that `DiskColumn.readRows` still reads in one go (a skipped row costs less than another read). */
+const GAP_ROWS = 64
+
+/**
+ * A numeric column kept on disk. `read(start, end)` copies rows `start..end-1` into a new typed array with one
+ * read (a few µs from the page cache): a request reads the row range it needs once, then indexes the array.
+ *
+ * @example const days = history.day.read(first, last); days[r - first]
+ */
+export class DiskColumn<T extends NumericType> {
+  readonly rows: number
+  readonly #sidecar: Sidecar
+  readonly #name: string
+  readonly #type: T
+
+  constructor(sidecar: Sidecar, name: string, type: T) {
+    this.rows = sidecar.rows(name)
+    this.#sidecar = sidecar
+    this.#name = name
+    this.#type = type
+  }
+
+  /** Rows `start..end-1` (a RangeError outside `0..rows`). */
+  read(start: number, end: number): ArrayOf<T> {
+    checkRange(start, end, this.rows, this.#name)
+    return this.#sidecar.read(this.#name, this.#type, start, end - start)
+  }
+
+  /** The values of `rows` (any order), in that order; rows near each other are read together. */
+  readRows(rows: readonly number[]): ArrayOf<T> {
+    const order = rows.map((_, i) => i).sort((a, b) => rows[a] - rows[b])
+    const picked = new ARRAYS[this.#type](rows.length) as ArrayOf<T>
+    for (let i = 0; i < order.length; ) {
+      let j = i + 1
+      while (j < order.length && rows[order[j]] - rows[order[j - 1]] <= GAP_ROWS) j++
+      const start = rows[order[i]]
+      const block = this.read(start, rows[order[j - 1]] + 1)
+      for (; i < j; i++) picked[order[i]] = block[rows[order[i]] - start]
+    }
+    return picked
+  }
+}
+
+/** UTF-8 texts back to back on disk (a `u8` column): `read(start, end)` decodes bytes `start..end-1` (one read). */
+export class DiskText {
+  readonly bytes: number
+  readonly #sidecar: Sidecar
+  readonly #name: string
+  #scratch = Buffer.alloc(4096)
+
+  constructor(sidecar: Sidecar, name: string) {
+    this.bytes = sidecar.rows(name)
+    this.#sidecar = sidecar
+    this.#name = name
+  }
+
+  read(start: number, end: number): string {
+    checkRange(start, end, this.bytes, this.#name)
+    const length = end - start
+    if (length > this.#scratch.length) this.#scratch = Buffer.alloc(length)
+    this.#sidecar.readBytes(this.#name, start, this.#scratch.subarray(0, length))
+    return this.#scratch.toString('utf8', 0, length)
+  }
+}
+
+function checkRange(start: number, end: number, rows: number, name: string): void {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= rows)) {
+    throw new RangeError(`sidecar column ${name}: rows ${start}..${end} outside 0..${rows}`)
+  }
+}
 
 /** An open sidecar; its file descriptor closes when the sidecar is garbage-collected (its snapshot retired). */
 export class Sidecar {
@@ -261,63 +331,30 @@ export class Sidecar {
     const column = this.#columns[name]
     if (column.type !== type) throw new Error(`sidecar column ${name} is ${column.type}, not ${type}`)
     const values = new ARRAYS[type](count) as ArrayOf<T>
-    const bytes = new Uint8Array(values.buffer)
-    const position = column.position + first * values.BYTES_PER_ELEMENT
-    for (let done = 0; done < bytes.byteLength; ) {
-      const n = fs.readSync(this.#fd, bytes, done, bytes.byteLength - done, position + done)
-      if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
-      done += n
-    }
+    this.readBytes(name, first * values.BYTES_PER_ELEMENT, new Uint8Array(values.buffer))
     return values
   }
 
-  /**
-   * An array-like view of a numeric column (`view[r]`, `view.length`) reading blocks of rows on demand; it keeps
-   * the last block read, so neighbouring rows cost no further read. Smaller blocks suit scattered reads.
-   */
-  column(name: string, type: Exclude<ColumnType, 'u64'>, blockRows = BLOCK_ROWS): ArrayLike<number> {
-    const rows = this.#columns[name].rows
-    let first = 0
-    let block: AnyArray = new ARRAYS[type](0)
-    const valueAt = (r: number) => {
-      if (r < first || r >= first + block.length) {
-        first = r - (r % blockRows)
-        block = this.read(name, type, first, Math.min(blockRows, rows - first))
-      }
-      return block[r - first] as number
-    }
-    return new Proxy({} as ArrayLike<number>, {
-      get(_, key) {
-        if (key === 'length') return rows
-        if (typeof key !== 'string') return undefined
-        const r = Number(key)
-        return Number.isInteger(r) && r >= 0 && r < rows ? valueAt(r) : undefined
-      },
-    })
-  }
-
-  /** The UTF-8 text of a `u8` column's bytes `start..end` (the `Buffer#toString` a caller of a blob expects). */
-  utf8(name: string): Utf8Text {
-    const column = this.#columns[name]
-    let scratch = Buffer.alloc(4096)
-    return {
-      toString: (_encoding: 'utf8', start: number, end: number) => {
-        const length = end - start
-        if (length > scratch.length) scratch = Buffer.alloc(length)
-        for (let done = 0; done < length; ) {
-          const n = fs.readSync(this.#fd, scratch, done, length - done, column.position + start + done)
-          if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
-          done += n
-        }
-        return scratch.toString('utf8', 0, length)
-      },
+  /** Fill `into` with a column's bytes from byte `start` on. */
+  readBytes(name: string, start: number, into: Uint8Array): void {
+    const position = this.#columns[name].position + start
+    for (let done = 0; done < into.byteLength; ) {
+      const n = fs.readSync(this.#fd, into, done, into.byteLength - done, position + done)
+      if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
+      done += n
     }
   }
-}
 
-/** UTF-8 texts back to back; `toString('utf8', start, end)` decodes bytes start..end (like a Buffer). */
-export interface Utf8Text {
-  toString(encoding: 'utf8', start: number, end: number): string
+  /** A numeric column left on disk, read by row ranges (see `DiskColumn`). */
+  column<T extends NumericType>(name: string, type: T): DiskColumn<T> {
+    if (this.#columns[name].type !== type) throw new Error(`sidecar column ${name} is ${this.#columns[name].type}, not ${type}`)
+    return new DiskColumn(this, name, type)
+  }
+
+  /** A `u8` column of UTF-8 texts left on disk, decoded by byte ranges (see `DiskText`). */
+  utf8(name: string): DiskText {
+    return new DiskText(this, name)
+  }
 }
 
 const closeOnCollect = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined))

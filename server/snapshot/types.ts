@@ -5,9 +5,9 @@
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
  * The big per-row arrays use the narrowest type that holds their values (memory: 2 GiB at the large scale):
  * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, tweet texts) stay on disk
- * in the snapshot's sidecars (sidecar.ts): array-like views that read a block of rows on first touch.
+ * in the snapshot's sidecars (sidecar.ts): `DiskColumn`s and a `DiskText`, read by row range once per request.
  */
-import type { Utf8Text } from './sidecar.ts'
+import type { DiskColumn, DiskText } from './sidecar.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -64,7 +64,7 @@ export interface Tag extends Reference {
 export interface SmartFollowers extends Adjacency {
   followerIdx: Int32Array
   /** On disk: read for a page's rows only. */
-  subscribedAtMs: ArrayLike<number>
+  subscribedAtMs: DiskColumn<'f64'>
   /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
   rowByFollowers: Int32Array
   /** Same for subscribed_at desc. */
@@ -82,8 +82,8 @@ export interface CategorizedCounts extends Adjacency {
 
 /** followers_count_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
 export interface FollowersCountHistory extends Adjacency {
-  day: ArrayLike<number>
-  followersCount: ArrayLike<number>
+  day: DiskColumn<'u16'>
+  followersCount: DiskColumn<'u32'>
 }
 
 /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
@@ -145,8 +145,8 @@ export interface Tweets {
   /** -1 when the author is in neither table */
   authorIdx: Int32Array
   createdAtMs: Float64Array
-  /** UTF-8 texts back to back (on disk): text of row i is `textBytes.toString('utf8', textOffsets[i], textOffsets[i + 1])`. */
-  textBytes: Utf8Text
+  /** UTF-8 texts back to back (on disk): text of row i is `textBytes.read(textOffsets[i], textOffsets[i + 1])`. */
+  textBytes: DiskText
   textOffsets: Uint32Array
   /** 1 when the text is NULL */
   textIsNull: Uint8Array
@@ -164,10 +164,10 @@ export interface Mentions extends Adjacency {
 
 /** score_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
 export interface ScoreHistory extends Adjacency {
-  day: ArrayLike<number>
-  platformScore: ArrayLike<number>
+  day: DiskColumn<'u16'>
+  platformScore: DiskColumn<'f64'>
   /** 0 when the stored rank is NULL */
-  rank: ArrayLike<number>
+  rank: DiskColumn<'i32'>
 }
 
 /** One list of trending.parquet (one days × metric): rows in rank order (growth desc, platform_id asc). */
