@@ -1,0 +1,70 @@
+/**
+ * The main command, as a user runs it: `npm start` on a fresh machine generates raw data, builds today's snapshot,
+ * creates a demo account whose key it prints once, serves the API, and stops cleanly on SIGTERM.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const Start = suite('npm start')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+    probe.on('error', reject)
+  })
+}
+
+Start('start :: fresh install generates, builds, prints a working key once, serves, and stops on SIGTERM', async () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'start-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: {
+      ...process.env,
+      RAW_DIR: path.join(home, 'raw'),
+      DEMO_SCALE: 'tiny',
+      SNAPSHOTS_DIR: path.join(home, 'snapshots'),
+      DATA_DIR: path.join(home, 'data'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  try {
+    const base = `http://127.0.0.1:${port}`
+    const deadline = Date.now() + 90_000
+    let health: Record<string, unknown> | null = null
+    while (!health && Date.now() < deadline) {
+      health = await fetch(`${base}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)
+      if (!health) await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
+    assert.is(health!.snapshot_date, new Date().toISOString().slice(0, 10))
+    assert.ok(fs.existsSync(path.join(home, 'raw', 'accounts.parquet')), 'raw data generated')
+    assert.ok(fs.existsSync(path.join(home, 'snapshots', 'current', 'manifest.json')), 'snapshot published')
+
+    const keys = stdout.match(/\bask_[A-Za-z0-9_-]{43}\b/g) ?? []
+    assert.is(keys.length, 1, 'the demo key is printed exactly once')
+    const answer = await fetch(`${base}/api/v1/get_categories`, { headers: { 'X-API-Key': keys[0] } }).then((r) => r.json())
+    assert.is(answer.success, true)
+    assert.is(answer.total, 8)
+    assert.not.ok(stderr.includes(keys[0]), 'the key never reaches the logs')
+  } finally {
+    child.kill('SIGTERM')
+  }
+  assert.is(await exited, 0, stderr.slice(-2000))
+})
+
+Start.run()
