@@ -27,7 +27,7 @@ function busiestTarget(): Promise<string> {
 async function expected(targetId: string, where = 'true', joins = '') {
   const { query } = await setup()
   return query(`
-    SELECT e.action, a.platform_id::VARCHAR AS platform_id, a.username, a.name, a.platform_score,
+    SELECT e.action, a.platform_id::VARCHAR AS platform_id, a.username, coalesce(a.name, '') AS name, a.platform_score,
            a.followers_count::DOUBLE AS followers_count, a.description, a.profile_image,
            coalesce((SELECT list({'id': t.tag_id, 'name': t.name} ORDER BY t.tag_id) FROM account_tags x JOIN tags t USING (tag_id)
                      WHERE x.account_idx = a.account_idx), []) AS tags,

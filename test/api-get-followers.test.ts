@@ -11,7 +11,7 @@ const GetFollowers = suite('get_followers')
 async function expected(targetId: string, order: string, where = 'true', limit = 25) {
   const { query } = await setup()
   return query(`
-    SELECT a.platform_id::VARCHAR AS platform_id, a.username, a.name, a.description, a.platform_score,
+    SELECT a.platform_id::VARCHAR AS platform_id, a.username, coalesce(a.name, '') AS name, a.description, a.platform_score,
            a.followers_count::DOUBLE AS followers_count, a.profile_image,
            coalesce((SELECT list({'id': t.tag_id, 'name': t.name} ORDER BY t.tag_id) FROM account_tags atg JOIN tags t USING (tag_id)
                      WHERE atg.account_idx = a.account_idx), []) AS tags,
@@ -64,7 +64,7 @@ GetFollowers('sort :: asc/ascending in any case is ascending, anything else desc
   const descending = await ids('desc')
   assert.not.equal(ascending, descending)
   for (const sort of ['ASC', 'Ascending', 'ascending']) assert.equal(await ids(sort), ascending, sort)
-  for (const sort of ['descending', 'up', '']) assert.equal(await ids(sort), descending, sort)
+  for (const sort of ['descending', 'up', '', ' asc', 'asc ']) assert.equal(await ids(sort), descending, sort)
 })
 
 GetFollowers('validation :: unknown or wrongly cased by values fail with the spec’s message', async () => {

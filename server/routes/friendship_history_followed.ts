@@ -24,7 +24,7 @@ export default defineOperation({
       action: string({ enum: ['Followed', 'Unfollowed'] }),
       platform_id: id(),
       username: string(),
-      name: nullable(string()),
+      name: string(),
       platform_score: score(),
       followers_count: integer(),
       description: string(),
@@ -67,7 +67,7 @@ function followerOf(snapshot: Snapshot, f: number) {
   return {
     platform_id: a.platformId[f],
     username: a.username[f],
-    name: a.name[f],
+    name: a.name[f] ?? '',
     platform_score: a.platformScore[f],
     followers_count: a.followersCount[f],
     description: a.description[f],

@@ -32,7 +32,7 @@ export default defineOperation({
     object({
       platform_id: id(),
       username: string(),
-      name: nullable(string()),
+      name: string(),
       description: string(),
       platform_score: score(),
       followers_count: integer(),
@@ -73,7 +73,7 @@ function follower(snapshot: Snapshot, f: number) {
   return {
     platform_id: a.platformId[f],
     username: a.username[f],
-    name: a.name[f],
+    name: a.name[f] ?? '',
     description: a.description[f],
     platform_score: a.platformScore[f],
     followers_count: a.followersCount[f],
