@@ -66,6 +66,7 @@ const PARAMS: Record<string, (t: Targets, i: number) => Record<string, string>> 
   get_smart_follows: (_t, i) => ({ days: ['1', '7', '30'][i % 3], by: ['alpha', 'score', 'followers'][i % 3] }),
   get_alpha: (_t, i) => ({ days: ['1', '7', '30'][i % 3], by: ['alpha', 'score', 'followers'][i % 3] }),
   get_categories: () => ({}),
+  get_categories_list: () => ({}),
   get_categorized_followers_count: (t, i) => ({ platform_id: pick(t.busy, i) }),
   get_followers: (t, i) => ({ username: pick(t.usernames, i), by: ['score', 'followers', 'subscribed_at'][i % 3] }),
   get_followers_diff: (t, i) => ({ platform_id: pick(t.busy, i) }),

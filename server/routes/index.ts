@@ -9,6 +9,7 @@ import friendshipHistoryFollowed from './friendship_history_followed.ts'
 import friendshipHistoryFollowing from './friendship_history_following.ts'
 import getAlpha from './get_alpha.ts'
 import getCategories from './get_categories.ts'
+import getCategoriesList from './get_categories_list.ts'
 import getCategorizedFollowersCount from './get_categorized_followers_count.ts'
 import getFollowers from './get_followers.ts'
 import getFollowersDiff from './get_followers_diff.ts'
@@ -60,6 +61,7 @@ export const operations: Operation[] = [
   getSmartMentionsFeed,
   // Reference
   getCategories,
+  getCategoriesList,
   getTagsList,
   getTags,
   getTagCategories,
