@@ -41,6 +41,8 @@ export function paginationCases(
   test(`pagination :: size above ${sizes.max} is capped`, async () => {
     const body = await page({ size: sizes.max + 1000 })
     expectShape(body, body.total, sizes.max)
+    // beyond 2^53 it is still a number above the maximum, not a non-numeric value
+    expectShape(await page({ size: '99999999999999999999' }), body.total, sizes.max)
   })
   test('pagination :: non-numeric size falls back to the default', async () => {
     for (const size of ['abc', '2.5', '']) expectShape(await page({ size }), (await page({})).total, sizes.default)
@@ -68,5 +70,7 @@ export function paginationCases(
     assert.is(past.page, first.pages + 1)
     assert.equal(past[key], [])
     assert.is(past.size, 0)
+    const far = await page({ size: 1, page: '99999999999999999999' })
+    assert.equal([far.total, far.pages, far[key], far.size], [first.total, first.pages, [], 0])
   })
 }

@@ -73,7 +73,7 @@ SmartFollows('bucket :: case-insensitive; unknown values fall back to all', asyn
 
 SmartFollows('days :: non-numeric falls back to 7; another integer fails with the spec’s message', async () => {
   const { get } = await setup()
-  for (const days of ['abc', '', 'seven']) {
+  for (const days of ['abc', '', 'seven', '0x1e', 'Infinity']) {
     const res = await get('get_smart_follows', { days, size: 100 })
     assert.is(res.body.days, 7, days)
     assert.equal(res.body.data, await expected(7, 'all'))

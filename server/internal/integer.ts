@@ -1,14 +1,15 @@
 /**
- * Strict integer parsing for query values: optional sign and digits, surrounding whitespace allowed.
+ * Strict integer parsing for query values: optional sign and digits, surrounding whitespace allowed. A value past
+ * 2^53 keeps its sign and magnitude (a huge `size` is capped, a huge `page` is past the end, a huge filter id
+ * matches nothing); account ids never come through here (`parseId`).
  * @example parseInteger(' 42 ') // 42
+ * @example parseInteger('99999999999999999999') // 1e20
  * @example parseInteger('4.2') // null
  */
 export function parseInteger(value: string | null | undefined): number | null {
   if (value == null) return null
   const trimmed = value.trim()
-  if (!/^[+-]?\d+$/.test(trimmed)) return null
-  const n = Number(trimmed)
-  return Number.isSafeInteger(n) ? n : null
+  return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : null
 }
 
 /**

@@ -10,7 +10,7 @@ import { string } from '../schema.ts'
 
 /** `asc` or `ascending` in any case sorts ascending; anything else (or nothing) descending. */
 export function readAscending(query: URLSearchParams): boolean {
-  const sort = query.get('sort')?.trim().toLowerCase()
+  const sort = query.get('sort')?.toLowerCase()
   return sort === 'asc' || sort === 'ascending'
 }
 

@@ -40,10 +40,13 @@ const DEFAULT_DAYS: Days = 7
 export const SMART_FOLLOWS_DAYS_MESSAGE = 'Days param is only available: 1|7|30'
 export const MENTIONERS_DAYS_MESSAGE = 'Days params is only available: 1|7|30'
 
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/
+
 /** `days`: absent, blank or non-numeric → 7; 1, 7 or 30 → itself; any other number fails with `message`. */
 export function readDays(query: URLSearchParams, message: string): Days {
   const value = readText(query, 'days')
-  const n = value === null ? NaN : Number(value)
+  // decimal notation only: `0x1e`, `0b1` or `Infinity` are not numbers here, `7.5` and `1e1` are (and fail)
+  const n = value !== null && DECIMAL.test(value) ? Number(value) : NaN
   if (!Number.isFinite(n)) return DEFAULT_DAYS
   if ((ALLOWED_DAYS as readonly number[]).includes(n)) return n as Days
   throw new ApiError('invalid_params', message)
