@@ -96,6 +96,13 @@ export function createApp(options: AppOptions): H3 {
       }
     })
   }
+  // Not an operation of the API (outside the error contract): a plain 404 that names the path only, never the
+  // query string, which may carry an `api_key`.
+  app.all('/**', (event) => {
+    event.res.status = 404
+    event.res.headers.set('content-type', JSON_TYPE)
+    return JSON.stringify({ success: false, message: `Not found: ${event.url.pathname}. The operations are listed at /openapi.json.` })
+  })
   return app
 }
 

@@ -104,6 +104,16 @@ Pipeline('methods :: non-GET is method_not_allowed (HTTP 200, no Allow header, i
   }
 })
 
+Pipeline('unknown paths :: 404 naming the path only, never echoing the query (which may carry a key)', async () => {
+  const env = await setup()
+  const res = await env.get('no_such_operation', { username: 'x' }, { via: 'query' })
+  assert.is(res.status, 404)
+  assert.is(res.body.success, false)
+  assert.match(res.body.message, '/api/v1/no_such_operation')
+  assert.not.match(JSON.stringify(res.body), 'ask_')
+  assert.not.match(JSON.stringify(res.body), 'username')
+})
+
 Pipeline('real statuses :: API_REAL_STATUS=1 maps codes to 405 with Allow: GET, 401, 404, 400, 500', async () => {
   const env = await setup()
   const real = await env.startAnother({ realStatus: true })

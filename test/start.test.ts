@@ -47,7 +47,7 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
     const deadline = Date.now() + 90_000
     let health: Record<string, unknown> | null = null
     while (!health && Date.now() < deadline) {
-      health = await fetch(`${base}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)
+      health = (await fetch(`${base}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)) as Record<string, unknown> | null
       if (!health) await new Promise((r) => setTimeout(r, 250))
     }
     assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
@@ -57,10 +57,14 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
 
     const keys = stdout.match(/\bask_[A-Za-z0-9_-]{43}\b/g) ?? []
     assert.is(keys.length, 1, 'the demo key is printed exactly once')
-    const answer = await fetch(`${base}/api/v1/get_categories`, { headers: { 'X-API-Key': keys[0] } }).then((r) => r.json())
+    const key = keys[0]!
+    const answer = (await fetch(`${base}/api/v1/get_categories`, { headers: { 'X-API-Key': key } }).then((r) => r.json())) as {
+      success: boolean
+      total: number
+    }
     assert.is(answer.success, true)
     assert.is(answer.total, 8)
-    assert.not.ok(stderr.includes(keys[0]), 'the key never reaches the logs')
+    assert.not.ok(stderr.includes(key), 'the key never reaches the logs')
   } finally {
     child.kill('SIGTERM')
   }
