@@ -13,12 +13,14 @@ import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readSt
 import {
   commitSidecar,
   findSidecar,
+  newColumn,
   openSidecar,
   readColumns,
   servingDir,
   SidecarWriter,
   type AnyArray,
   type ColumnType,
+  type NumericType,
   type SidecarOwner,
   type SidecarRef,
 } from './sidecar.ts'
@@ -132,7 +134,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       step('scoreHistory', (c) => writeSeries(c, n, file('score_history.parquet'), sidecars, SCORE_HISTORY)),
       step('trending', (c) => loadTrending(c, file('trending.parquet'))),
       step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
-      step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'), sidecars, 'smart_mentions.bin')),
+      step('smartMentions', async (c) => (await loadCsr(c, n, file('smart_mentions.parquet'), sidecars, mentionsSpec('smart_mentions.bin'))) as unknown as Mentions),
       graph,
       series,
     ])
@@ -224,8 +226,8 @@ export async function loadWorkerPart({ dir, sidecars, owner, part }: WorkerInput
     if (part === 'graph') {
       const [smartFollowers, categorizedCounts, mentions] = await Promise.all([
         step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
-        step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'), input)),
-        step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'), input, 'mentions.bin')),
+        step('categorizedCounts', async (c) => (await loadCsr(c, n, file('categorized_followers_count.parquet'), input, CATEGORIZED_COUNTS)) as unknown as CategorizedCounts),
+        step('mentions', async (c) => (await loadCsr(c, n, file('mentions.parquet'), input, mentionsSpec('mentions.bin'))) as unknown as Mentions),
       ])
       return { smartFollowers, categorizedCounts, mentions, written: input.written }
     }
@@ -502,35 +504,61 @@ function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollo
   return { ...s, subscribedAtMs: openSidecar(sidecar).column('subscribed_at_ms', 'f64') }
 }
 
-async function loadCategorizedCounts(
+/**
+ * A one-to-many table held in memory and cached in a sidecar: the owner column `owner`, then `columns`, in file
+ * order. Column `offsets` holds the CSR offsets by owner.
+ */
+interface CsrSpec {
+  file: string
+  owner: string
+  columns: { name: string; type: NumericType; sql: string }[]
+}
+
+const CATEGORIZED_COUNTS: CsrSpec = {
+  file: 'categorized_followers_count.bin',
+  owner: 'target_idx',
+  columns: [
+    { name: 'categoryId', type: 'i16', sql: 'coalesce(category_id, -1)::INTEGER' },
+    { name: 'cnt', type: 'u32', sql: 'cnt::DOUBLE' },
+  ],
+}
+
+/** Both mention tables (all mentions, smart authors' only) share this layout under their own sidecar file. */
+const mentionsSpec = (file: string): CsrSpec => ({
+  file,
+  owner: 'target_idx',
+  columns: [
+    { name: 'tweetIdx', type: 'i32', sql: 'tweet_idx::INTEGER' },
+    { name: 'epochSeconds', type: 'u32', sql: 'epoch_s::DOUBLE' },
+  ],
+})
+
+async function loadCsr(
   conn: DuckDBConnection,
   owners: number,
   source: string,
   sidecars: Sidecars,
-): Promise<CategorizedCounts> {
+  spec: CsrSpec,
+): Promise<Record<string, AnyArray>> {
   const count = await countRows(conn, source)
-  const { arrays } = await cachedTable(
-    sidecars,
-    'categorized_followers_count.bin',
-    { offsets: { type: 'i32', rows: owners + 1 }, categoryId: { type: 'i16', rows: count }, cnt: { type: 'u32', rows: count } },
-    [],
-    async () => {
-      const categoryId = new Int16Array(count)
-      const cnt = new Uint32Array(count)
-      const offsets = new OffsetsBuilder(owners)
-      await scan(
-        conn,
-        `SELECT target_idx::INTEGER, coalesce(category_id, -1)::INTEGER, cnt::DOUBLE FROM ${source}`,
-        (chunk, offset) => {
-          offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-          copyInto(categoryId, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-          copyInto(cnt, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
-        },
-      )
-      return { offsets: offsets.finish(), categoryId, cnt }
-    },
-  )
-  return arrays as unknown as CategorizedCounts
+  const inMemory = Object.fromEntries([
+    ['offsets', { type: 'i32', rows: owners + 1 }],
+    ...spec.columns.map(({ name, type }) => [name, { type, rows: count }]),
+  ])
+  const { arrays } = await cachedTable(sidecars, spec.file, inMemory, [], async () => {
+    const columns = spec.columns.map(({ type }) => newColumn(type, count))
+    const offsets = new OffsetsBuilder(owners)
+    await scan(
+      conn,
+      `SELECT ${spec.owner}::INTEGER, ${spec.columns.map((c) => c.sql).join(', ')} FROM ${source}`,
+      (chunk, offset) => {
+        offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
+        columns.forEach((column, c) => copyInto(column, numberItems(chunk.getColumnVector(c + 1)), chunk.rowCount, offset))
+      },
+    )
+    return { offsets: offsets.finish(), ...Object.fromEntries(spec.columns.map(({ name }, c) => [name, columns[c]])) }
+  })
+  return arrays
 }
 
 /**
@@ -779,34 +807,6 @@ async function writeTexts(conn: DuckDBConnection, source: string, count: number,
 function openTweets({ texts, ...tweets }: LoadedTweets): Tweets {
   const sidecar = openSidecar(texts)
   return { ...tweets, textOffsets: sidecar.read('offsets', 'u32'), textBytes: sidecar.utf8('text') }
-}
-
-async function loadMentions(
-  conn: DuckDBConnection,
-  owners: number,
-  source: string,
-  sidecars: Sidecars,
-  file: string,
-): Promise<Mentions> {
-  const count = await countRows(conn, source)
-  const { arrays } = await cachedTable(
-    sidecars,
-    file,
-    { offsets: { type: 'i32', rows: owners + 1 }, tweetIdx: { type: 'i32', rows: count }, epochSeconds: { type: 'u32', rows: count } },
-    [],
-    async () => {
-      const tweetIdx = new Int32Array(count)
-      const epochSeconds = new Uint32Array(count)
-      const offsets = new OffsetsBuilder(owners)
-      await scan(conn, `SELECT target_idx::INTEGER, tweet_idx::INTEGER, epoch_s::DOUBLE FROM ${source}`, (chunk, offset) => {
-        offsets.add(int32Items(chunk.getColumnVector(0)), chunk.rowCount)
-        copyInto(tweetIdx, int32Items(chunk.getColumnVector(1)), chunk.rowCount, offset)
-        copyInto(epochSeconds, float64Items(chunk.getColumnVector(2)), chunk.rowCount, offset)
-      })
-      return { offsets: offsets.finish(), tweetIdx, epochSeconds }
-    },
-  )
-  return arrays as unknown as Mentions
 }
 
 /** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */

@@ -38,6 +38,11 @@ export type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint
 /** Column types read as numbers (not bigints). */
 export type NumericType = Exclude<ColumnType, 'u64'>
 
+/** A zeroed array of `rows` values of a column type. */
+export function newColumn<T extends ColumnType>(type: T, rows: number): ArrayOf<T> {
+  return new ARRAYS[type](rows) as ArrayOf<T>
+}
+
 /** Which snapshot a sidecar belongs to (a file of another build of the same folder name is never reused). */
 export interface SidecarOwner {
   snapshotId: string
