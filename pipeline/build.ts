@@ -2,8 +2,8 @@
  * The nightly build: raw Parquet → audited, atomically published snapshot (docs/snapshot.md).
  *
  * Order: validate raw → (backfill: score each earlier date, write its history) → staging → score → intermediate
- * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → swap current
- * → keep the last N.
+ * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → (prepare the
+ * server's serving caches, when the caller passes `prepareServing`) → swap current → keep the last N.
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -31,6 +31,12 @@ export interface BuildOptions {
   backfillDays?: number
   /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; none when absent */
   lookupsDir?: string
+  /**
+   * Called with the new folder after the pipeline's DuckDB is closed and before `current` points to it: callers that
+   * publish for a server pass the server's `prepareServing`, so its first load of the snapshot is a fast one. If it
+   * throws, the build fails, the folder is removed and `current` still points to the last good snapshot.
+   */
+  prepareServing?: (dir: string) => Promise<unknown>
 }
 
 export interface BuildResult {
@@ -142,11 +148,39 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   const snapshotsDir = path.resolve(opts.snapshotsDir)
   log.info('build.start', { snapshot_id: snapshotId, raw: path.resolve(opts.rawDir), snapshots: snapshotsDir, date: opts.date })
   fs.mkdirSync(snapshotsDir, { recursive: true })
+  const bar = progress('build', STEPS)
+  const dir = path.join(snapshotsDir, snapshotId)
+  const manifest = await writeSnapshot(opts, dir, started, bar)
+  if (opts.prepareServing) {
+    const prepared = Date.now()
+    try {
+      await opts.prepareServing(dir)
+    } catch (error) {
+      // never published: `current` still points to the last good snapshot
+      fs.rmSync(dir, { recursive: true, force: true })
+      throw new Error(`prepare_serving failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+    log.info('build.step', { step: 'prepare_serving', layer: 'publish', rows: 0, ms: Date.now() - prepared })
+  }
+  swapCurrent(snapshotsDir, snapshotId)
+  const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
+  bar.done({ snapshot_id: snapshotId })
+  log.info('build.published', { snapshot_id: snapshotId, dir, removed, ms: Date.now() - started.getTime() })
+  return { snapshotId, dir, manifest }
+}
+
+/**
+ * Run the models and audits and write the snapshot's files, complete, to `dir` (through a temp folder and a
+ * rename). The pipeline's DuckDB is closed when this returns, so its memory is released before anything loads the
+ * snapshot.
+ */
+async function writeSnapshot(opts: BuildOptions, dir: string, started: Date, bar: ReturnType<typeof progress>): Promise<Manifest> {
+  const snapshotsDir = path.dirname(dir)
+  const snapshotId = path.basename(dir)
   const db = await openPipelineDb()
   const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
   try {
     const { conn } = db
-    const bar = progress('build', STEPS)
     const rawFiles = await runModels(conn, opts, bar)
     try {
       await runAudits(conn, bar)
@@ -171,13 +205,8 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       score_params: SCORE_PARAMS,
     }
     fs.writeFileSync(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
-    const dir = path.join(snapshotsDir, snapshotId)
     fs.renameSync(tempDir, dir)
-    swapCurrent(snapshotsDir, snapshotId)
-    const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
-    bar.done({ snapshot_id: snapshotId })
-    log.info('build.published', { snapshot_id: snapshotId, dir, removed, ms: Date.now() - started.getTime() })
-    return { snapshotId, dir, manifest }
+    return manifest
   } finally {
     fs.rmSync(tempDir, { recursive: true, force: true })
     db.close()

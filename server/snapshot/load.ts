@@ -1,8 +1,10 @@
 /**
  * Load one snapshot folder (docs/snapshot.md) into the serving structures of `types.ts`. DuckDB reads the Parquet
- * files once, here; requests never query it.
+ * files once, here; requests never query it. `prepareServing` runs the same load ahead of publication (the nightly
+ * build) so the server's first load of a new snapshot reads committed sidecars instead of converting Parquet.
  *
  * @example const snapshot = await loadSnapshot('snapshots/current')
+ * @example await prepareServing('snapshots/2026-11-22_010203-abcdef') // before `current` points to it
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -73,7 +75,49 @@ interface Written {
   pending: Record<string, AnyArray>
 }
 
+/** A snapshot in serving structures, and the sidecars its load wrote, still to be committed (`commitSidecar`). */
+interface Loaded {
+  snapshot: Snapshot
+  written: Written[]
+}
+
 export async function loadSnapshot(dir: string): Promise<Snapshot> {
+  const { snapshot, written } = await load(dir)
+  // after the snapshot is ready: the in-memory columns of new sidecars are written then, off the load's path (a
+  // failed commit is logged by commitSidecar; the next load writes that sidecar again)
+  for (const { ref, pending } of written) commitSidecar(ref, pending).catch(() => undefined)
+  log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: snapshot.accounts.count, ms: snapshot.loadMs, sidecars_written: written.length })
+  return snapshot
+}
+
+/**
+ * Load a snapshot folder as `loadSnapshot` does, commit every sidecar it writes (fsynced, renamed to its final
+ * name, the folder fsynced) and let the arrays go: the next load of this folder reads sidecars only. `written` =
+ * sidecars written now (0 when they were all there already). Rejects when the load or a commit fails.
+ */
+export async function prepareServing(snapshotDir: string): Promise<{ ms: number; written: number }> {
+  const started = Date.now()
+  const { snapshot, written } = await load(snapshotDir)
+  const commits = await Promise.allSettled(written.map(({ ref, pending }) => commitSidecar(ref, pending)))
+  const failed = commits.find((c) => c.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
+  for (const folder of new Set(written.map(({ ref }) => path.dirname(ref.finalPath)))) syncFolder(folder)
+  const ms = Date.now() - started
+  log.info('snapshot.prepared', { snapshot_id: snapshot.id, sidecars_written: written.length, ms })
+  return { ms, written: written.length }
+}
+
+/** Make the renames in a folder durable. */
+function syncFolder(dir: string): void {
+  const fd = fs.openSync(dir, 'r')
+  try {
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+async function load(dir: string): Promise<Loaded> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
@@ -167,10 +211,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       topResearched,
       smartMentions,
     }
-    // after the snapshot is ready: the in-memory columns of new sidecars are written then, off the load's path
-    for (const { ref, pending } of [...sidecars.written, ...graphWritten, ...seriesWritten]) void commitSidecar(ref, pending)
-    log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
-    return snapshot
+    return { snapshot, written: [...sidecars.written, ...graphWritten, ...seriesWritten] }
   } catch (error) {
     abandon(sidecars.written)
     throw error

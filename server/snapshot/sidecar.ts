@@ -381,7 +381,7 @@ export function readColumns(ref: SidecarRef, names: string[]): Record<string, An
 /**
  * Commit a sidecar written by this load, in the background: write the `pending` columns (kept in memory, so the
  * load did not wait for them), fsync, then rename to the final name. Until then the file serves from its temporary
- * name; a file that fails to commit is removed (the next load writes it again).
+ * name; a file that fails to commit is logged and removed (the next load writes it again), and the promise rejects.
  */
 export function commitSidecar(ref: SidecarRef, pending: Record<string, AnyArray> = {}): Promise<void> {
   if (ref.path === ref.finalPath) return Promise.resolve()
@@ -401,6 +401,7 @@ export function commitSidecar(ref: SidecarRef, pending: Record<string, AnyArray>
     await fs.promises.rename(ref.path, ref.finalPath)
   })().catch((error) => {
     log.warn('snapshot.sidecar_commit_failed', { file: ref.finalPath, error: String(error) })
-    fs.rm(ref.path, { force: true }, () => undefined)
+    fs.rmSync(ref.path, { force: true })
+    throw error
   })
 }
