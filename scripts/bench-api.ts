@@ -27,6 +27,7 @@ import { log } from '../pipeline/log.ts'
 import { createServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { startServer } from '../server/listen.ts'
+import { prepareServing } from '../server/snapshot/load.ts'
 import { operations } from '../server/routes/index.ts'
 import { generateRaw } from './generate/index.ts'
 import type { ScaleName } from './generate/scales.ts'
@@ -212,7 +213,7 @@ async function ensureSnapshot(scale: ScaleName): Promise<string> {
     fs.rmSync(rawDir, { recursive: true, force: true })
     await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date })
   }
-  await buildSnapshot({ rawDir, snapshotsDir, date })
+  await buildSnapshot({ rawDir, snapshotsDir, date, prepareServing })
   return snapshotsDir
 }
 
