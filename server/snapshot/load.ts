@@ -136,7 +136,7 @@ async function load(dir: string): Promise<Loaded> {
   const graph = worker<GraphTables>('graph')
   const series = worker<SeriesTables>('series')
   const instance = await DuckDBInstance.create(':memory:')
-  const step = stepRunner(instance)
+  const { step, settled } = stepRunner(instance)
   const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
@@ -213,7 +213,9 @@ async function load(dir: string): Promise<Loaded> {
     }
     return { snapshot, written: [...sidecars.written, ...graphWritten, ...seriesWritten] }
   } catch (error) {
+    await settled()
     abandon(sidecars.written)
+    for (const part of [graph, series]) part.then(({ written }) => abandon(written), () => undefined)
     throw error
   } finally {
     instance.closeSync()
@@ -227,18 +229,33 @@ function abandon(written: Written[]): void {
 
 type Step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>) => Promise<T>
 
-/** Independent files load concurrently, each on its own connection: DuckDB decodes one while JS copies another. */
-function stepRunner(instance: DuckDBInstance): Step {
-  return async (name, load) => {
-    const started = Date.now()
-    const conn = await instance.connect()
-    try {
-      return await load(conn)
-    } finally {
-      conn.closeSync()
-      log.debug('snapshot.load_step', { step: name, ms: Date.now() - started })
-    }
+/**
+ * Independent files load concurrently, each on its own connection: DuckDB decodes one while JS copies another.
+ * `settled()` waits for every step still running: when one fails, the others still use the instance (closing it
+ * under them aborts the process) and may still write sidecars.
+ */
+function stepRunner(instance: DuckDBInstance): { step: Step; settled(): Promise<void> } {
+  const running = new Set<Promise<unknown>>()
+  const step: Step = (name, load) => {
+    const run = (async () => {
+      const started = Date.now()
+      const conn = await instance.connect()
+      try {
+        return await load(conn)
+      } finally {
+        conn.closeSync()
+        log.debug('snapshot.load_step', { step: name, ms: Date.now() - started })
+      }
+    })()
+    running.add(run)
+    const done = () => void running.delete(run)
+    run.then(done, done)
+    return run
   }
+  const settled = async () => {
+    while (running.size > 0) await Promise.allSettled(running)
+  }
+  return { step, settled }
 }
 
 /** The smart-follower graph and the mentions, loaded by one worker thread. */
@@ -259,7 +276,7 @@ export interface SeriesTables {
 /** One worker thread's part (typed arrays and sidecar references only, transferable); run by `load-worker.ts`. */
 export async function loadWorkerPart({ dir, sidecars, owner, part }: WorkerInput): Promise<GraphTables | SeriesTables> {
   const instance = await DuckDBInstance.create(':memory:')
-  const step = stepRunner(instance)
+  const { step, settled } = stepRunner(instance)
   const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
   const input: Sidecars = { dir: sidecars, owner, written: [] }
   try {
@@ -280,6 +297,7 @@ export async function loadWorkerPart({ dir, sidecars, owner, part }: WorkerInput
     ])
     return { followersCountHistory, tweets, written: input.written }
   } catch (error) {
+    await settled()
     abandon(input.written)
     throw error
   } finally {
