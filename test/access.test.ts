@@ -11,6 +11,7 @@ import Redis from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../server/errors.ts'
+import type { MaybePromise } from '../server/internal/maybe_promise.ts'
 import {
   AccessAdminError,
   createServices,
@@ -34,8 +35,9 @@ function credentials(parts: Partial<Record<Method, string>>): Credentials {
 }
 
 /** 'ok' or the error code, so a test states outcomes the way a client sees them. */
-async function outcome(admission: Promise<Admission>): Promise<string> {
-  return admission.then(
+/** Runs `admit` (which answers or throws at once with the embedded store, or returns a promise) to its outcome. */
+async function outcome(admit: () => MaybePromise<Admission>): Promise<string> {
+  return Promise.resolve().then(admit).then(
     () => 'ok',
     (error) => {
       if (!(error instanceof ApiError)) throw error
@@ -44,8 +46,8 @@ async function outcome(admission: Promise<Admission>): Promise<string> {
   )
 }
 
-async function refusal(admission: Promise<Admission>): Promise<ApiError> {
-  const error = await admission.then(() => null, (error: unknown) => error)
+async function refusal(admit: () => MaybePromise<Admission>): Promise<ApiError> {
+  const error = await Promise.resolve().then(admit).then(() => null, (error: unknown) => error)
   assert.instance(error, ApiError, 'expected the call to be refused')
   return error as ApiError
 }
@@ -115,7 +117,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
   test('auth :: X-API-Key wins over Bearer, Bearer over api_key; empty values do not count', async (ctx) => {
     const { key } = await account(ctx)
     const wrong = 'ask_' + 'x'.repeat(43)
-    const admit = (parts: Partial<Record<Method, string>>) => outcome(ctx.services.access.admit(credentials(parts), 'api-limits'))
+    const admit = (parts: Partial<Record<Method, string>>) => outcome(() => ctx.services.access.admit(credentials(parts), 'api-limits'))
     assert.is(await admit({ header: key, bearer: wrong, query: wrong }), 'ok')
     assert.is(await admit({ header: wrong, bearer: key, query: key }), 'api_key_invalid')
     assert.is(await admit({ bearer: key, query: wrong }), 'ok')
@@ -123,9 +125,9 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.is(await admit({ header: '', bearer: key }), 'ok')
     assert.is(await admit({ header: ' ', query: key }), 'ok')
     const basic = { headers: new Headers({ Authorization: `Basic ${key}` }), query: new URLSearchParams() }
-    assert.is(await outcome(ctx.services.access.admit(basic, 'api-limits')), 'api_key_missing')
+    assert.is(await outcome(() => ctx.services.access.admit(basic, 'api-limits')), 'api_key_missing')
     const lowercase = { headers: new Headers({ authorization: `bearer ${key}` }), query: new URLSearchParams() }
-    assert.is(await outcome(ctx.services.access.admit(lowercase, 'api-limits')), 'ok')
+    assert.is(await outcome(() => ctx.services.access.admit(lowercase, 'api-limits')), 'ok')
   })
 
   test('auth :: missing, invalid, revoked and deactivated keys through all three methods, counting nothing', async (ctx) => {
@@ -135,7 +137,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     const deactivated = await account(ctx)
     await admin.setApiAccess(deactivated.userId, false)
     const unknown = 'ask_' + 'A'.repeat(43)
-    assert.is(await outcome(access.admit(credentials({}), 'api-get-alpha')), 'api_key_missing')
+    assert.is(await outcome(() => access.admit(credentials({}), 'api-get-alpha')), 'api_key_missing')
     for (const method of METHODS) {
       const cases: [string, string][] = [
         [unknown, 'api_key_invalid'],
@@ -145,7 +147,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
         [deactivated.key, 'api_access_deactivated'],
       ]
       for (const [key, expected] of cases) {
-        const admission = access.admit(credentials({ [method]: key }), 'api-get-alpha')
+        const admission = () => access.admit(credentials({ [method]: key }), 'api-get-alpha')
         if (expected === 'ok') {
           assert.is(await outcome(admission), 'ok', method)
           continue
@@ -159,7 +161,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.is((await admin.usage(revoked.userId)).quota.used, 3, 'only the three admitted calls count')
     assert.is((await admin.usage(deactivated.userId)).quota.used, 0)
     await admin.setApiAccess(deactivated.userId, true)
-    assert.is(await outcome(access.admit(credentials({ header: deactivated.key }), 'api-get-alpha')), 'ok')
+    assert.is(await outcome(() => access.admit(credentials({ header: deactivated.key }), 'api-get-alpha')), 'ok')
   })
 
   test('quota :: every admitted call counts once, shared by all keys, and `used` includes this call', async (ctx) => {
@@ -184,7 +186,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     const { userId, key } = await account(ctx, { monthlyQuota: 1 })
     const outcomes = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
-        outcome(ctx.services.access.admit(credentials({ [METHODS[i % 3]]: key }), 'api-get-alpha')),
+        outcome(() => ctx.services.access.admit(credentials({ [METHODS[i % 3]]: key }), 'api-get-alpha')),
       ),
     )
     assert.is(outcomes.filter((o) => o === 'ok').length, 1)
@@ -197,15 +199,15 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     const admit = () => ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')
     await admit()
     await admit()
-    const error = await refusal(admit())
+    const error = await refusal(admit)
     assert.is(error.code, 'quota_exceeded')
     assert.ok(Number(error.headers['Retry-After']) > QUOTA_WINDOW_MS / 1000 - 60)
     assert.match(error.headers.RateLimit, /^"monthly";r=0;t=\d+, "api-get-alpha";r=\d+;t=\d+$/)
-    assert.is(await outcome(admit()), 'quota_exceeded')
+    assert.is(await outcome(admit), 'quota_exceeded')
     assert.is((await ctx.services.admin.usage(userId)).quota.used, 2)
     await ctx.services.admin.setPlan(userId, { monthlyQuota: 3 })
     assert.is((await admit()).quota.remaining, 0)
-    assert.is(await outcome(admit()), 'quota_exceeded')
+    assert.is(await outcome(admit), 'quota_exceeded')
   })
 
   test('rate :: over the total gives rate_limited + Retry-After, other buckets are unaffected, the window resets', async (ctx) => {
@@ -215,7 +217,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.equal(first.rate, { period: 'second', total: 3, remaining: 2, resetSeconds: 1 })
     await admit('api-get-alpha')
     await admit('api-get-alpha')
-    const error = await refusal(admit('api-get-alpha'))
+    const error = await refusal(() => admit('api-get-alpha'))
     assert.is(error.code, 'rate_limited')
     assert.is(error.headers['Retry-After'], '1')
     assert.match(error.headers.RateLimit, /"api-get-alpha";r=0;t=1$/)
@@ -242,12 +244,21 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
   test('cache :: a body is served until its TTL ends; keys are taken verbatim', async (ctx) => {
     const { cache } = ctx.services
     const keys = ['get_followers?username=a&page=1#s1', 'get_followers?username=a&page=2#s1', 'get_followers/username=a&page=1#s1', 'get_followers:username=a&page=1#s1']
-    for (const [i, key] of keys.entries()) await cache.set(`${name}|${key}`, `{"body":${i}}`, i === 0 ? 1 : 60)
-    for (const [i, key] of keys.entries()) assert.is(await cache.get(`${name}|${key}`), `{"body":${i}}`)
-    assert.is(await cache.get(`${name}|get_followers?username=b#s1`), null)
+    const text = async (key: string) => (await cache.get(`${name}|${key}`))?.toString() ?? null
+    for (const [i, key] of keys.entries()) await cache.set(`${name}|${key}`, Buffer.from(`{"body":${i}}`), i === 0 ? 1 : 60)
+    for (const [i, key] of keys.entries()) assert.is(await text(key), `{"body":${i}}`)
+    assert.is(await text('get_followers?username=b#s1'), null)
     await sleep(1100)
-    assert.is(await cache.get(`${name}|${keys[0]}`), null, 'expired')
-    assert.is(await cache.get(`${name}|${keys[1]}`), '{"body":1}')
+    assert.is(await text(keys[0]), null, 'expired')
+    assert.is(await text(keys[1]), '{"body":1}')
+  })
+
+  test('cache :: a small body (a slice of Node’s shared pool) is stored as a copy of its own', async (ctx) => {
+    const { cache } = ctx.services
+    const body = Buffer.from('{"body":"pooled"}') // small: a slice of Node's shared pool
+    await cache.set(`${name}|own`, body, 60)
+    body.fill(0x20)
+    assert.is((await cache.get(`${name}|own`))?.toString(), '{"body":"pooled"}')
   })
 
   test('admin :: unknown accounts and keys, duplicate names and bad plans give clear errors', async (ctx) => {
@@ -398,7 +409,7 @@ const keys = JSON.parse(process.env.ACCESS_KEYS)
 const outcomes = []
 const lane = async (first) => {
   for (let i = first; i < Number(process.env.CALLS); i += 8) {
-    outcomes.push(await admit(keys[i % keys.length], 'api-get-alpha').then(() => 'ok', (error) => error.code))
+    outcomes.push(await Promise.resolve().then(() => admit(keys[i % keys.length], 'api-get-alpha')).then(() => 'ok', (error) => error.code))
   }
 }
 await Promise.all(Array.from({ length: 8 }, (_, i) => lane(i)))

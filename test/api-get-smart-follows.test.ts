@@ -143,16 +143,19 @@ Alpha('alias :: deprecated in the OpenAPI document, with the same parameters', a
 Alpha('alias :: its own rate-limit bucket and its own cache entries', async () => {
   const { get } = await setup()
   const params = { days: 1, size: 4, nonce: `alias-${Date.now()}` }
+  // a query is stored on its second miss (the doorkeeper), then served from the cache
   const smart1 = await get('get_smart_follows', params)
   assert.is(smart1.headers.get('x-cache'), 'MISS')
+  assert.is((await get('get_smart_follows', params)).headers.get('x-cache'), 'MISS')
   const alpha1 = await get('get_alpha', params)
   assert.is(alpha1.headers.get('x-cache'), 'MISS', 'get_alpha does not answer from get_smart_follows’ cache')
+  assert.is((await get('get_alpha', params)).headers.get('x-cache'), 'MISS')
   assert.is((await get('get_alpha', params)).headers.get('x-cache'), 'HIT')
-  const smart2 = await get('get_smart_follows', params)
-  assert.is(smart2.headers.get('x-cache'), 'HIT')
-  assert.is(remaining(smart2.headers, 'api-get-smart-follows'), remaining(smart1.headers, 'api-get-smart-follows') - 1)
-  assert.not.ok((smart2.headers.get('ratelimit') ?? '').includes('api-get-alpha'))
-  assert.is(remaining((await get('get_alpha', params)).headers, 'api-get-alpha'), remaining(alpha1.headers, 'api-get-alpha') - 2)
+  const smart3 = await get('get_smart_follows', params)
+  assert.is(smart3.headers.get('x-cache'), 'HIT')
+  assert.is(remaining(smart3.headers, 'api-get-smart-follows'), remaining(smart1.headers, 'api-get-smart-follows') - 2)
+  assert.not.ok((smart3.headers.get('ratelimit') ?? '').includes('api-get-alpha'))
+  assert.is(remaining((await get('get_alpha', params)).headers, 'api-get-alpha'), remaining(alpha1.headers, 'api-get-alpha') - 3)
 })
 
 paginationCases(SmartFollows, 'get_smart_follows', () => ({ days: 30 }), { default: 10, max: 100 }, 'data')

@@ -94,10 +94,12 @@ Tags('alias :: its own rate-limit bucket', async () => {
 Tags('alias :: its own cache entries', async () => {
   const { get } = await setup()
   const params = { size: 4, page: 3, probe: `${process.pid}-${Date.now()}` }
-  assert.is((await get('get_tags_list', params)).headers.get('x-cache'), 'MISS')
-  assert.is((await get('get_tags_list', params)).headers.get('x-cache'), 'HIT')
-  assert.is((await get('get_tags', params)).headers.get('x-cache'), 'MISS')
-  assert.is((await get('get_tags', params)).headers.get('x-cache'), 'HIT')
+  // each stored on its second miss (the doorkeeper), then served from its own entry
+  for (const name of ['get_tags_list', 'get_tags']) {
+    assert.is((await get(name, params)).headers.get('x-cache'), 'MISS', name)
+    assert.is((await get(name, params)).headers.get('x-cache'), 'MISS', name)
+    assert.is((await get(name, params)).headers.get('x-cache'), 'HIT', name)
+  }
 })
 
 paginationCases(Tags, 'get_tags', () => ({}), { default: 10, max: 100 }, 'tags')

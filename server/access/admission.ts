@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.ts'
+import { andThen, type MaybePromise } from '../internal/maybe_promise.ts'
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
-import type { Counters } from './backends/interface.ts'
+import type { CountResult, Counters } from './backends/interface.ts'
 import { readApiKey } from './credentials.ts'
 import { PERIOD_MS, parseRate, type Rate } from './plans.ts'
 import { rateLimitHeaders, rateLimitPolicy } from './rate-limit-headers.ts'
@@ -18,57 +19,60 @@ const KEY_ERROR_MESSAGES = {
 /**
  * Admission of every request: authenticate the key, then count the call against the account's monthly quota and
  * its rate in the request's bucket in one atomic step. A refused call (any error here) counts against nothing.
+ * Synchronous when the account record and the counters are in this process (the embedded store).
  */
 export function createAccessControl(records: AccountRecords, counters: Counters): AccessControl {
   return {
-    async admit(credentials: Credentials, bucket: string): Promise<Admission> {
-      const account = await authenticate(records, credentials)
-      const { plan } = account
-      const terms = planTerms(account)
-      const { rate } = terms
-      const counted = await counters.count({
-        userId: account.userId,
-        bucket,
-        quotaTotal: plan.monthlyQuota,
-        rateTotal: rate.total,
-        rateWindowMs: terms.rateWindowMs,
+    admit(credentials: Credentials, bucket: string): MaybePromise<Admission> {
+      return andThen(authenticate(records, credentials), (account) => {
+        const terms = planTerms(account)
+        const counting = counters.count({
+          userId: account.userId,
+          bucket,
+          quotaTotal: account.plan.monthlyQuota,
+          rateTotal: terms.rate.total,
+          rateWindowMs: terms.rateWindowMs,
+        })
+        return andThen(counting, (counted) => decide(account, terms, bucket, counted))
       })
-      const quota = {
-        total: plan.monthlyQuota,
-        used: counted.quotaUsed,
-        remaining: Math.max(0, plan.monthlyQuota - counted.quotaUsed),
-        resetAt: new Date(counted.quotaResetAt),
-      }
-      const limits = {
-        userId: account.userId,
-        quota,
-        rate: {
-          period: rate.period,
-          total: rate.total,
-          remaining: Math.max(0, rate.total - counted.rateUsed),
-          resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
-        },
-      }
-      const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
-      const headers = rateLimitHeaders(terms.policies(bucket), bucket, limits, quotaResetSeconds)
-      if (counted.outcome === 'quota_exceeded') {
-        throw new ApiError(
-          'quota_exceeded',
-          `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
-          { ...headers, 'Retry-After': String(quotaResetSeconds) },
-        )
-      }
-      if (counted.outcome === 'rate_limited') {
-        const retryAfter = String(limits.rate.resetSeconds)
-        throw new ApiError(
-          'rate_limited',
-          `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${retryAfter} seconds.`,
-          { ...headers, 'Retry-After': retryAfter },
-        )
-      }
-      return { ...limits, headers }
     },
   }
+}
+
+/** The admission of a counted call, or the quota/rate error of a refused one. */
+function decide(account: AccountRecord, terms: PlanTerms, bucket: string, counted: CountResult): Admission {
+  const { plan } = account
+  const { rate } = terms
+  const quota = {
+    total: plan.monthlyQuota,
+    used: counted.quotaUsed,
+    remaining: Math.max(0, plan.monthlyQuota - counted.quotaUsed),
+    resetAt: new Date(counted.quotaResetAt),
+  }
+  const rateNow = {
+    period: rate.period,
+    total: rate.total,
+    remaining: Math.max(0, rate.total - counted.rateUsed),
+    resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
+  }
+  const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
+  const headers = rateLimitHeaders(terms.policies(bucket), bucket, quota, rateNow, quotaResetSeconds)
+  if (counted.outcome === 'quota_exceeded') {
+    throw new ApiError(
+      'quota_exceeded',
+      `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
+      { ...headers, 'Retry-After': String(quotaResetSeconds) },
+    )
+  }
+  if (counted.outcome === 'rate_limited') {
+    const retryAfter = String(rateNow.resetSeconds)
+    throw new ApiError(
+      'rate_limited',
+      `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${retryAfter} seconds.`,
+      { ...headers, 'Retry-After': retryAfter },
+    )
+  }
+  return { userId: account.userId, quota, rate: rateNow, headers }
 }
 
 /** Whole seconds from `now` until `resetAt`, at least 1. */
@@ -107,16 +111,17 @@ function planTerms(account: AccountRecord): PlanTerms {
   return terms
 }
 
-async function authenticate(records: AccountRecords, credentials: Credentials) {
+function authenticate(records: AccountRecords, credentials: Credentials): MaybePromise<AccountRecord> {
   const credential = readApiKey(credentials)
   if (!credential) throw new ApiError('api_key_missing', KEY_ERROR_MESSAGES.api_key_missing)
   if (!looksLikeApiKey(credential.key)) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
   const hash = hashApiKey(credential.key)
-  const userId = await records.userIdOfKey(hash)
-  const account = userId === null ? null : await records.account(userId)
-  const key = account?.keys.find((candidate) => candidate.hash === hash)
-  if (!account || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
-  if (key.revokedAt) throw new ApiError('api_key_revoked', KEY_ERROR_MESSAGES.api_key_revoked)
-  if (!account.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
-  return account
+  const account = andThen(records.userIdOfKey(hash), (userId) => (userId === null ? null : records.account(userId)))
+  return andThen(account, (account) => {
+    const key = account?.keys.find((candidate) => candidate.hash === hash)
+    if (!account || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
+    if (key.revokedAt) throw new ApiError('api_key_revoked', KEY_ERROR_MESSAGES.api_key_revoked)
+    if (!account.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
+    return account
+  })
 }

@@ -9,14 +9,15 @@ const QUOTA_POLICY = 'monthly'
  * monthly quota and one for the bucket's rate, with quota `q`, window `w`, remaining `r` and seconds to reset `t`.
  * The policy only changes with the plan, so callers format it once with `rateLimitPolicy`.
  * @example
- * rateLimitHeaders(rateLimitPolicy('api-get-alpha', 10000, { total: 1000, period: 'minute' }), 'api-get-alpha', admission, 2591990)
+ * rateLimitHeaders(rateLimitPolicy('api-get-alpha', 10000, { total: 1000, period: 'minute' }), 'api-get-alpha', admission.quota, admission.rate, 2591990)
  * // RateLimit-Policy: "monthly";q=10000;w=2592000, "api-get-alpha";q=1000;w=60
  * // RateLimit: "monthly";r=9990;t=2591990, "api-get-alpha";r=998;t=42
  */
 export function rateLimitHeaders(
   policy: string,
   bucket: string,
-  { quota, rate }: Pick<Admission, 'quota' | 'rate'>,
+  quota: Pick<Admission['quota'], 'remaining'>,
+  rate: Pick<Admission['rate'], 'remaining' | 'resetSeconds'>,
   quotaResetSeconds: number,
 ): Record<string, string> {
   return {

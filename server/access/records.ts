@@ -1,4 +1,5 @@
 import type { Storage } from 'unstorage'
+import type { MaybePromise } from '../internal/maybe_promise.ts'
 import type { Plan } from './types.ts'
 
 /** A key as stored: its SHA-256 hash, never the key. */
@@ -27,7 +28,10 @@ const ACCOUNT_CACHE_MS = 1000
 const accountItem = (userId: number) => `access:accounts:${userId}`
 const keyItem = (hash: string) => `access:keys:${hash}`
 
-/** Accounts and the key index on unstorage, with a short-lived in-process copy so a request rarely waits on storage. */
+/**
+ * Accounts and the key index on unstorage, with a short-lived in-process copy so a request rarely waits on storage:
+ * what this process knows is returned at once, the rest is read (a promise).
+ */
 export class AccountRecords {
   /** A key's account never changes (revocation lives on the account), so found entries are kept for good. */
   private readonly accountOfKey = new Map<string, number>()
@@ -35,21 +39,13 @@ export class AccountRecords {
 
   constructor(private readonly storage: Storage) {}
 
-  async userIdOfKey(hash: string): Promise<number | null> {
-    const known = this.accountOfKey.get(hash)
-    if (known !== undefined) return known
-    const stored = await this.storage.getItem<number>(keyItem(hash))
-    if (stored === null) return null
-    this.accountOfKey.set(hash, Number(stored))
-    return Number(stored)
+  userIdOfKey(hash: string): MaybePromise<number | null> {
+    return this.accountOfKey.get(hash) ?? this.readUserIdOfKey(hash)
   }
 
-  async account(userId: number): Promise<AccountRecord | null> {
+  account(userId: number): MaybePromise<AccountRecord | null> {
     const cached = this.accounts.get(userId)
-    if (cached && cached.until > Date.now()) return cached.record
-    const record = await this.storage.getItem<AccountRecord>(accountItem(userId))
-    if (record) this.accounts.set(userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
-    return record
+    return cached && cached.until > Date.now() ? cached.record : this.readAccount(userId)
   }
 
   /** Fresh from storage, for changes: the operator must never edit a stale copy. */
@@ -66,6 +62,19 @@ export class AccountRecords {
   async indexKey(hash: string, userId: number): Promise<void> {
     await this.storage.setItem(keyItem(hash), userId)
     this.accountOfKey.set(hash, userId)
+  }
+
+  private async readUserIdOfKey(hash: string): Promise<number | null> {
+    const stored = await this.storage.getItem<number>(keyItem(hash))
+    if (stored === null) return null
+    this.accountOfKey.set(hash, Number(stored))
+    return Number(stored)
+  }
+
+  private async readAccount(userId: number): Promise<AccountRecord | null> {
+    const record = await this.storage.getItem<AccountRecord>(accountItem(userId))
+    if (record) this.accounts.set(userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
+    return record
   }
 
   async userIds(): Promise<number[]> {

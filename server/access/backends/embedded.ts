@@ -68,23 +68,29 @@ class EmbeddedCounters implements Counters {
     return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
   }
 
-  async count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): Promise<CountResult> {
+  count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): CountResult {
     const now = Date.now()
-    const quota = this.windowAt(`quota:${userId}`, QUOTA_WINDOW_MS, now)
-    const rate = this.windowAt(`rate:${userId}:${bucket}:${rateWindowMs}`, rateWindowMs, now)
-    const result = {
+    const quotaKey = `quota:${userId}`
+    const rateKey = `rate:${userId}:${bucket}:${rateWindowMs}`
+    const quota = this.windowAt(quotaKey, QUOTA_WINDOW_MS, now)
+    const rate = this.windowAt(rateKey, rateWindowMs, now)
+    const outcome = quota.count >= quotaTotal ? 'quota_exceeded' : rate.count >= rateTotal ? 'rate_limited' : 'admitted'
+    if (outcome === 'admitted') {
+      quota.count++
+      rate.count++
+      // a window opens with the first call it counts (a refused call opens none)
+      if (quota.count === 1) this.windows.set(quotaKey, quota)
+      if (rate.count === 1) this.windows.set(rateKey, rate)
+      this.dirty = true
+    }
+    return {
+      outcome,
       quotaUsed: quota.count,
       quotaResetAt: quota.expiresAt,
       rateUsed: rate.count,
       rateResetAt: rate.expiresAt,
       now,
     }
-    if (quota.count >= quotaTotal) return { outcome: 'quota_exceeded', ...result }
-    if (rate.count >= rateTotal) return { outcome: 'rate_limited', ...result }
-    this.windows.set(quota.key, { count: ++result.quotaUsed, expiresAt: quota.expiresAt })
-    this.windows.set(rate.key, { count: ++result.rateUsed, expiresAt: rate.expiresAt })
-    this.dirty = true
-    return { outcome: 'admitted', ...result }
   }
 
   async quota(userId: number): Promise<{ used: number; resetAt: number } | null> {
@@ -98,10 +104,10 @@ class EmbeddedCounters implements Counters {
     await this.flushing
   }
 
-  /** The window under `key` as it stands at `now`: the stored one while it runs, else a new empty one. */
-  private windowAt(key: string, windowMs: number, now: number): Window & { key: string } {
+  /** The window under `key` at `now`, counted in place: the stored one while it runs, else a new empty one. */
+  private windowAt(key: string, windowMs: number, now: number): Window {
     const window = this.windows.get(key)
-    return window && window.expiresAt > now ? { key, ...window } : { key, count: 0, expiresAt: now + windowMs }
+    return window !== undefined && window.expiresAt > now ? window : { count: 0, expiresAt: now + windowMs }
   }
 
   /** Queue one write of the current state; writes never overlap, and a failed one is retried by the next tick. */

@@ -1,4 +1,5 @@
 import type { Storage } from 'unstorage'
+import type { MaybePromise } from '../../internal/maybe_promise.ts'
 import type { ResponseCache } from '../types.ts'
 
 /** One call's request to the counters: the account's monthly quota and its rate in one operation bucket. */
@@ -24,9 +25,12 @@ export interface CountResult {
   now: number
 }
 
-/** Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot. */
+/**
+ * Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot.
+ * Counters in this process (embedded) answer at once; shared ones (Redis) with a promise.
+ */
 export interface Counters {
-  count(request: CountRequest): Promise<CountResult>
+  count(request: CountRequest): MaybePromise<CountResult>
   /** The monthly counter as it stands, without counting. */
   quota(userId: number): Promise<{ used: number; resetAt: number } | null>
 }

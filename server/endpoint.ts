@@ -1,0 +1,174 @@
+/**
+ * The request pipeline of one operation: snapshot pinned → method check → access (key, quota, rate) → response
+ * cache → handler → cache set → lookup record (successful account operations; buffered, see `lookups.ts`). Errors
+ * become the spec's error body (HTTP 200 unless real statuses are on); anything unexpected becomes `server_error`
+ * "Unexpected error…", logged with the request id.
+ *
+ * It runs synchronously from start to end when access and cache answer from this process (the embedded store): no
+ * promise, no microtask. The answer is a `FastResponse` with its headers in a plain object, so nothing goes
+ * through `event.res` and its `Headers`. No closure is made per request on that path (each would cost an
+ * allocation, and a `__name` call under tsx).
+ *
+ * @example const endpoint = new Endpoint(operation, options, requestIds(), new Doorkeeper()); app.all(path, (event) => endpoint.handle(event))
+ */
+import { randomBytes } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { H3Event } from 'h3'
+import { FastResponse } from 'srvx'
+import { log } from '../pipeline/log.ts'
+import type { Admission } from './access/index.ts'
+import type { AppOptions } from './app.ts'
+import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import type { Doorkeeper } from './internal/doorkeeper.ts'
+import { JsonText } from './internal/json_text.ts'
+import type { MaybePromise } from './internal/maybe_promise.ts'
+import { rateLimitBucket, type Operation } from './operation.ts'
+import type { Snapshot } from './snapshot/types.ts'
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** What one request carries through the pipeline. */
+interface Call {
+  event: H3Event
+  query: URLSearchParams
+  /** The snapshot this request started with, whatever is published meanwhile. */
+  snapshot: Snapshot
+  requestId: string
+  headers: Record<string, string>
+}
+
+export class Endpoint {
+  private readonly bucket: string
+  private readonly ttl: number
+  private readonly recordLookup: ((snapshot: Snapshot, query: URLSearchParams) => void) | null | undefined
+
+  constructor(
+    private readonly operation: Operation,
+    private readonly options: AppOptions,
+    private readonly nextRequestId: () => string,
+    /** Decides which missed bodies the cache stores (shared by all endpoints: keys name their operation). */
+    private readonly doorkeeper: Doorkeeper,
+  ) {
+    this.bucket = rateLimitBucket(operation.name)
+    this.ttl = !options.cache || operation.cache === 'never' ? 0 : operation.cache === 'followers_diff' ? options.cacheTtlFollowersDiffSeconds : options.cacheTtlSeconds
+    this.recordLookup = options.lookups?.forOperation(operation)
+  }
+
+  handle(event: H3Event): MaybePromise<Response> {
+    const snapshot = this.options.snapshots.current
+    const requestId = this.nextRequestId()
+    const headers: Record<string, string> = {
+      'content-type': JSON_TYPE,
+      'x-request-id': requestId,
+      'x-snapshot-id': snapshot.id,
+      'x-snapshot-date': snapshot.date,
+    }
+    const call: Call = { event, query: event.url.searchParams, snapshot, requestId, headers }
+    try {
+      if (event.req.method !== 'GET') {
+        throw new ApiError('method_not_allowed', 'Method not allowed', this.options.realStatus ? { allow: 'GET' } : {})
+      }
+      const admission = this.options.access ? this.options.access.admit({ headers: event.req.headers, query: call.query }, this.bucket) : null
+      const answered = admission instanceof Promise ? admission.then((admitted) => this.answer(call, admitted)) : this.answer(call, admission)
+      return answered instanceof Promise ? answered.catch((error) => this.fail(call, error)) : answered
+    } catch (error) {
+      return this.fail(call, error)
+    }
+  }
+
+  private answer(call: Call, admission: Admission | null): MaybePromise<Response> {
+    if (admission) for (const name in admission.headers) call.headers[name] = admission.headers[name]
+    if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
+    const key = cacheKey(this.operation, call.event.url.search, call.snapshot)
+    const cached = this.cacheGet(call, key)
+    return cached instanceof Promise ? cached.then((body) => this.answerFromCache(call, admission, key, body)) : this.answerFromCache(call, admission, key, cached)
+  }
+
+  /** A hit is sent as stored; a miss is built, then stored when the doorkeeper has seen its key before. */
+  private answerFromCache(call: Call, admission: Admission | null, key: string, cached: Buffer | null): Response {
+    call.headers['x-cache'] = cached === null ? 'MISS' : 'HIT'
+    if (cached !== null) {
+      this.recordLookup?.(call.snapshot, call.query)
+      return respond(cached, call.headers)
+    }
+    const body = this.build(call, admission)
+    if (this.doorkeeper.admit(key)) this.cacheSet(call, key, body)
+    return respond(body, call.headers)
+  }
+
+  /** The handler's body as UTF-8 (encoded once: the socket sends these bytes and the cache keeps them). */
+  private build(call: Call, admission: Admission | null): Buffer {
+    const { snapshot, query } = call
+    const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
+    // list pages come as `JsonText`, joined from text kept per snapshot
+    const json = Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body))
+    this.recordLookup?.(snapshot, query)
+    return json
+  }
+
+  /** A cache outage degrades to uncached answers rather than failing requests. */
+  private cacheGet(call: Call, key: string): MaybePromise<Buffer | null> {
+    try {
+      const cached = this.options.cache!.get(key)
+      return cached instanceof Promise ? cached.catch((error) => cacheFailed('get', call, error)) : cached
+    } catch (error) {
+      return cacheFailed('get', call, error)
+    }
+  }
+
+  /** The answer never waits for the cache write. */
+  private cacheSet(call: Call, key: string, body: Buffer): void {
+    try {
+      const stored = this.options.cache!.set(key, body, this.ttl)
+      if (stored instanceof Promise) stored.catch((error) => cacheFailed('set', call, error))
+    } catch (error) {
+      cacheFailed('set', call, error)
+    }
+  }
+
+  /** The error body (with the error's headers and, when enabled, its real status) for anything a request threw. */
+  private fail(call: Call, error: unknown): Response {
+    const apiError =
+      error instanceof ApiError ? error : new ApiError('server_error', `Unexpected error (request ${call.requestId})`)
+    if (!(error instanceof ApiError)) {
+      log.error('request.unexpected_error', {
+        request_id: call.requestId,
+        url: call.event.url.pathname + call.event.url.search,
+        error: error instanceof Error ? error.stack : String(error),
+      })
+    }
+    const status = this.options.realStatus ? ERROR_STATUS[apiError.code] : 200
+    return respond(JSON.stringify(errorBody(apiError.code, apiError.message)), { ...call.headers, ...apiError.headers }, status)
+  }
+}
+
+function respond(body: Buffer | string, headers: Record<string, string>, status = 200): Response {
+  return new FastResponse(body, { status, statusText: STATUS_CODES[status], headers })
+}
+
+function cacheFailed(action: 'get' | 'set', call: Call, error: unknown): null {
+  log.warn(`cache.${action}_failed`, { request_id: call.requestId, error: String(error) })
+  return null
+}
+
+/**
+ * Operation + parameters in a canonical order without the credential + snapshot: equal queries share an entry.
+ * Parameters are compared as sent (still percent-encoded), so the key costs a split and a sort of the query string.
+ * @example cacheKey(getAlpha, '?days=7&api_key=ask_…&by=score', snapshot) // 'get_alpha?by=score&days=7@2026-11-21_…'
+ */
+function cacheKey(operation: Operation, search: string, snapshot: Snapshot): string {
+  const params = search.length > 1 ? search.slice(1).split('&') : []
+  const kept = params.filter((param) => param !== '' && param !== 'api_key' && !param.startsWith('api_key='))
+  if (kept.length > 1) kept.sort()
+  return `${operation.name}?${kept.join('&')}@${snapshot.id}`
+}
+
+/**
+ * Request ids, short and unique per process: a random prefix and a counter.
+ * @example const next = requestIds(); next() // '9f2c41d0-1'
+ */
+export function requestIds(): () => string {
+  const prefix = randomBytes(4).toString('hex')
+  let counter = 0
+  return () => `${prefix}-${(++counter).toString(36)}`
+}

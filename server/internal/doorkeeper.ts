@@ -1,0 +1,47 @@
+/**
+ * The response cache's admission filter (TinyLFU's "doorkeeper"): a Bloom filter of the keys asked recently. A body
+ * is stored when its key was already asked once, so queries asked only once (most of them, for a long tail of
+ * accounts and pages) cost neither memory nor the eviction of entries that are asked again. The filter forgets
+ * everything after `capacity` new keys, which bounds its false positives (a once-asked body stored anyway) to ~5%.
+ *
+ * @example const door = new Doorkeeper(); door.admit('get_alpha?days=7@s') // false: first time; true the next time
+ */
+export class Doorkeeper {
+  private readonly bits: Uint32Array
+  private readonly mask: number
+  private added = 0
+
+  /** `capacity` keys in 8 × `capacity` bits, two bits per key (128 KiB for the default). */
+  constructor(private readonly capacity = 2 ** 17) {
+    this.bits = new Uint32Array(capacity / 4)
+    this.mask = capacity * 8 - 1
+  }
+
+  /** Whether `key` was asked since the filter last started over; marks it as asked. */
+  admit(key: string): boolean {
+    const hash = fnv1a(key)
+    const first = hash & this.mask
+    const second = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) & this.mask
+    const seen = this.has(first) && this.has(second)
+    if (!seen) {
+      if (++this.added > this.capacity) {
+        this.bits.fill(0)
+        this.added = 1
+      }
+      this.bits[first >>> 5] |= 1 << (first & 31)
+      this.bits[second >>> 5] |= 1 << (second & 31)
+    }
+    return seen
+  }
+
+  private has(bit: number): boolean {
+    return (this.bits[bit >>> 5] & (1 << (bit & 31))) !== 0
+  }
+}
+
+/** 32-bit FNV-1a over the string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return hash >>> 0
+}
