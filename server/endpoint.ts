@@ -20,7 +20,7 @@ import type { Admission } from './access/index.ts'
 import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
-import { JsonText } from './internal/json_text.ts'
+import { JsonParts } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
 import { rateLimitBucket, type Operation } from './operation.ts'
 import type { Snapshot } from './snapshot/types.ts'
@@ -100,8 +100,8 @@ export class Endpoint {
   private build(call: Call, admission: Admission | null): Buffer {
     const { snapshot, query } = call
     const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
-    // list pages come as `JsonText`, joined from text kept per snapshot
-    const json = Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body))
+    // list pages come as `JsonParts`, copied together from bytes kept per snapshot
+    const json = body instanceof JsonParts ? body.toBuffer() : Buffer.from(JSON.stringify(body))
     this.recordLookup?.(snapshot, query)
     return json
   }

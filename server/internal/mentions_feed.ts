@@ -7,7 +7,7 @@
  *
  * @example handle: mentionsFeedHandler('get_smart_mentions_feed', (snapshot) => snapshot.smartMentions)
  */
-import { snapshotMembers } from './json_text.ts'
+import { snapshotMembers } from './json_parts.ts'
 import { mentionRowsBy } from './mention_order.ts'
 import type { OperationContext, Parameter } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
@@ -90,9 +90,7 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     const authorOf = (row: number) => snapshot.tweets.authorIdx[mentions.tweetIdx[row]]
     const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(authorOf(row))))
     // a mention's item never changes within a snapshot
-    const items = rows.map(
-      (row) => `{${snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t))}}`,
-    )
+    const items = rows.map((row) => ['{', snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t)), '}'])
     return pagedJson(request, total, 'mentions', items)
   }
 }

@@ -1,6 +1,6 @@
 /** GET /api/v1/bulk_scores_check — scores of up to 50 accounts, in input order. */
 import { ApiError } from '../errors.ts'
-import { snapshotMembers } from '../internal/json_text.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { findByPlatformId, findByUsername } from '../rules/account.ts'
 import { splitList } from '../rules/lists.ts'
@@ -54,7 +54,7 @@ export default defineOperation({
       platform_score: a.platformScore[idx],
     })
     // an account's row only changes with the snapshot and the configured profile URL
-    const items = rows.slice(start, end).map((idx) => `{${snapshotMembers(snapshot, `bulk ${profileBaseUrl}`, idx, row)}}`)
+    const items = rows.slice(start, end).map((idx) => ['{', snapshotMembers(snapshot, `bulk ${profileBaseUrl}`, idx, row), '}'])
     return pagedJson(request, rows.length, 'data', items)
   },
 })

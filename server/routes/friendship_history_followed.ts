@@ -3,7 +3,7 @@
  * target, newest first (key `data`).
  */
 import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { snapshotMembers } from '../internal/json_text.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
@@ -53,10 +53,11 @@ export default defineOperation({
       if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
       for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
     }
-    const items = rows.map((r) => {
-      const follower = snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f))
-      return `{"action":"${log.followed[r] ? 'Followed' : 'Unfollowed'}",${follower},"created_at":"${formatDay(log.day[r])}"}`
-    })
+    const items = rows.map((r) => [
+      `{"action":"${log.followed[r] ? 'Followed' : 'Unfollowed'}",`,
+      snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f)),
+      `,"created_at":"${formatDay(log.day[r])}"}`,
+    ])
     return pagedJson(request, total, 'data', items)
   },
 })

@@ -1,5 +1,5 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
-import { snapshotMembers } from '../internal/json_text.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation, type OperationContext } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -59,10 +59,11 @@ export default defineOperation({
     }
     const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(sf.followerIdx[row])))
     const subscribedAtMs = sf.subscribedAtMs.readRows(rows)
-    const items = rows.map(
-      (row, i) =>
-        `{${snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f))},"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
-    )
+    const items = rows.map((row, i) => [
+      '{',
+      snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f)),
+      `,"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
+    ])
     return pagedJson(request, total, 'top_followers', items)
   },
 })

@@ -2,7 +2,7 @@
  * GET /api/v1/get_smart_follows — the ranked lists of accounts gaining smart followers (at most 1000 per window and
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
-import { objectJson } from '../internal/json_text.ts'
+import { objectJson } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
@@ -73,7 +73,7 @@ export default defineOperation({
     const total = ordered.length
     const { start, end } = pageRange(request, total)
     const items = []
-    for (let p = start; p < end; p++) items.push(objectJson(ordered[ascending ? total - 1 - p : p], present))
+    for (let p = start; p < end; p++) items.push([objectJson(ordered[ascending ? total - 1 - p : p], present)])
     return pagedJson(request, total, 'data', items, { days, bucket })
   },
 })

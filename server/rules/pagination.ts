@@ -6,7 +6,7 @@
  *          return pagedBody(request, total, 'top_followers', rows)
  */
 import { parseInteger } from '../internal/integer.ts'
-import { type JsonText, jsonWithList } from '../internal/json_text.ts'
+import { type JsonPart, type JsonParts, jsonWithList } from '../internal/json_parts.ts'
 import type { Parameter } from '../operation.ts'
 import { integer } from '../schema.ts'
 
@@ -94,14 +94,14 @@ export function pagedBody<T>(
   return { ...pageHead(request, total, items.length, extra), [key]: items }
 }
 
-/** The same envelope with items that are already JSON text (see `internal/json_text.ts`). */
+/** The same envelope with items given as JSON parts (see `internal/json_parts.ts`). */
 export function pagedJson(
   request: PageRequest,
   total: number,
   key: string,
-  items: string[],
+  items: (readonly JsonPart[])[],
   extra: Record<string, unknown> = {},
-): JsonText {
+): JsonParts {
   return jsonWithList(pageHead(request, total, items.length, extra), key, items)
 }
 
