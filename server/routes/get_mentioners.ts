@@ -3,7 +3,7 @@
  * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
  */
 import { firstInOrder } from '../internal/first_in_order.ts'
-import { snapshotMembers } from '../internal/json_text.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -84,7 +84,8 @@ export default defineOperation({
     const request = readPage(query, 'get_mentioners')
     const { mentions, tweets, accounts: a } = snapshot
     // the target's mentions are newest first: skip those after the window, stop at the first one before it
-    const authors = new Set<number>()
+    const seen = authorMarks(snapshot)
+    const authors: number[] = []
     for (let r = mentions.offsets[target]; r < mentions.offsets[target + 1]; r++) {
       const ms = mentions.epochSeconds[r] * 1000
       if (ms > window.endMs) continue
@@ -93,16 +94,18 @@ export default defineOperation({
       if (author < 0 || !a.isTracked[author]) continue
       if (tagId !== null && !hasLabel(snapshot.accountTags, author, tagId)) continue
       if (categoryId !== null && !hasLabel(snapshot.accountCategories, author, categoryId)) continue
-      authors.add(author)
+      if (seen.marks[author] === seen.stamp) continue
+      seen.marks[author] = seen.stamp
+      authors.push(author)
     }
     // descending by the column, ties by platform_id ascending (= account_idx); ascending is that order reversed.
     // Only the rows up to the requested page are put in order.
     const value = by === 'score' ? a.platformScore : a.followersCount
     const descending = (x: number, y: number) => value[y] - value[x] || x - y
-    const { start, end } = pageRange(request, authors.size)
-    const page = firstInOrder([...authors], end, ascending ? (x, y) => descending(y, x) : descending).slice(start)
-    const items = page.map((m) => `{${snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx))}}`)
-    return pagedJson(request, authors.size, 'mentioners', items, {
+    const { start, end } = pageRange(request, authors.length)
+    const page = firstInOrder(authors, end, ascending ? (x, y) => descending(y, x) : descending).slice(start)
+    const items = page.map((m) => ['{', snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx)), '}'])
+    return pagedJson(request, authors.length, 'mentioners', items, {
       platform_id: a.platformId[target],
       username: a.username[target],
       name: a.name[target],
@@ -114,6 +117,21 @@ export default defineOperation({
     })
   },
 })
+
+/**
+ * Which authors a request has counted, without a Set: `marks[author] === stamp` once counted. Each request takes a
+ * new stamp (handlers run to the end without yielding, so one array per snapshot serves them all).
+ */
+const marksOf = new WeakMap<Snapshot, { marks: Int32Array; stamp: number }>()
+function authorMarks(snapshot: Snapshot): { marks: Int32Array; stamp: number } {
+  let seen = marksOf.get(snapshot)
+  if (!seen) marksOf.set(snapshot, (seen = { marks: new Int32Array(snapshot.accounts.platformId.length), stamp: 0 }))
+  if (++seen.stamp === 2 ** 31 - 1) {
+    seen.marks.fill(0)
+    seen.stamp = 1
+  }
+  return seen
+}
 
 function mentioner({ accounts: a }: Snapshot, m: number) {
   return {

@@ -2,11 +2,12 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { profileHead } from '../present.ts'
 import { defineOperation } from '../operation.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel } from '../rules/labels.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../schema.ts'
@@ -61,19 +62,29 @@ export default defineOperation({
     const tagId = readFilterId(query, 'tag_id', 'ignore')
     const request = readPage(query, 'get_trending')
     const list = snapshot.trending.get(`${days}:${by}`)
-    // rank positions of the kept rows, largest growth first; ascending reads them backwards
-    const kept: number[] = []
-    for (let p = 0; list && p < list.accountIdx.length && kept.length < TRENDING_CAP; p++) {
-      const idx = list.accountIdx[p]
-      if (categoryId !== null && !hasLabel(snapshot.accountCategories, idx, categoryId)) continue
-      if (tagId !== null && !hasLabel(snapshot.accountTags, idx, tagId)) continue
-      kept.push(p)
+    const ranked = list ? list.accountIdx.length : 0
+    // rank positions of the kept rows, largest growth first (without filters, the first ones); ascending reads them
+    // backwards
+    let kept: number[] | null = null
+    if (categoryId !== null || tagId !== null) {
+      kept = []
+      for (let p = 0; p < ranked && kept.length < TRENDING_CAP; p++) {
+        const idx = list!.accountIdx[p]
+        if (categoryId !== null && !hasLabel(snapshot.accountCategories, idx, categoryId)) continue
+        if (tagId !== null && !hasLabel(snapshot.accountTags, idx, tagId)) continue
+        kept.push(p)
+      }
     }
-    const total = kept.length
+    const total = kept ? kept.length : Math.min(ranked, TRENDING_CAP)
     const { start, end } = pageRange(request, total)
     const items = []
-    for (let q = start; q < end; q++) items.push(trendingItem(snapshot, list!, kept[ascending ? total - 1 - q : q]))
-    return pagedBody(request, total, 'data', items, { days, by })
+    for (let q = start; q < end; q++) {
+      const at = ascending ? total - 1 - q : q
+      const p = kept ? kept[at] : at
+      // a list row never changes within a snapshot
+      items.push(['{', snapshotMembers(snapshot, `trending ${days}:${by}`, p, (row) => trendingItem(snapshot, list!, row)), '}'])
+    }
+    return pagedJson(request, total, 'data', items, { days, by })
   },
 })
 
