@@ -158,9 +158,17 @@ function cacheFailed(action: 'get' | 'set', call: Call, error: unknown): null {
  */
 function cacheKey(operation: Operation, search: string, snapshot: Snapshot): string {
   const params = search.length > 1 ? search.slice(1).split('&') : []
-  const kept = params.filter((param) => param !== '' && param !== 'api_key' && !param.startsWith('api_key='))
-  if (kept.length > 1) kept.sort()
-  return `${operation.name}?${kept.join('&')}@${snapshot.id}`
+  // in place: drop empty parameters and the credential, then an insertion sort (a query has a few parameters)
+  let kept = 0
+  for (const param of params) if (param !== '' && param !== 'api_key' && !param.startsWith('api_key=')) params[kept++] = param
+  params.length = kept
+  for (let i = 1; i < kept; i++) {
+    const param = params[i]
+    let j = i - 1
+    for (; j >= 0 && params[j] > param; j--) params[j + 1] = params[j]
+    params[j + 1] = param
+  }
+  return `${operation.name}?${params.join('&')}@${snapshot.id}`
 }
 
 /**

@@ -77,6 +77,8 @@ export const lruBodyDriver = defineDriver((options: { maxBytes: number }) => {
   }
 })
 
+const NO_OPTIONS = Object.freeze({})
+
 /** `value` in memory of its own: a copy when it is a slice of a larger allocation (Node's pool for small Buffers). */
 function ownMemory(value: Uint8Array): Buffer {
   if (value.byteOffset === 0 && value.buffer.byteLength === value.byteLength) return Buffer.from(value.buffer, 0, value.byteLength)
@@ -92,7 +94,7 @@ function ownMemory(value: Uint8Array): Buffer {
 export function createMemoryCache(maxBytes: number): ResponseCache {
   const driver = lruBodyDriver({ maxBytes })
   return {
-    get: (key) => driver.getItemRaw!(key, {}) as Buffer | null,
+    get: (key) => driver.getItemRaw!(key, NO_OPTIONS) as Buffer | null,
     set: (key, body, ttlSeconds) => void driver.setItemRaw!(key, body, { ttl: ttlSeconds }),
   }
 }
