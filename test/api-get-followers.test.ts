@@ -8,7 +8,7 @@ import { setup } from './_setup.ts'
 const GetFollowers = suite('get_followers')
 
 /** The expected rows, computed by SQL from the snapshot: `order` is an ORDER BY over smart_followers (sf). */
-async function expected(targetId: string, order: string, where = 'true', limit = 25) {
+async function expected(targetId: string, order: string, where = 'true', limit = 25, offset = 0) {
   const { query } = await setup()
   return query(`
     SELECT a.platform_id::VARCHAR AS platform_id, a.username, coalesce(a.name, '') AS name, a.description, a.platform_score,
@@ -20,7 +20,7 @@ async function expected(targetId: string, order: string, where = 'true', limit =
            strftime(sf.subscribed_at, '%Y-%m-%dT%H:%M:%S.%g') || 'Z' AS subscribed_at
     FROM smart_followers sf JOIN accounts a ON a.account_idx = sf.follower_idx
     WHERE sf.target_id = '${targetId}'::UBIGINT AND ${where}
-    ORDER BY ${order} LIMIT ${limit}`)
+    ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`)
 }
 
 const ORDERS: Record<string, [string, string]> = {
@@ -104,6 +104,26 @@ GetFollowers('filters :: category_id, tag_id and tag_category_id keep matching f
     const rows = await expected(a.id, ORDERS.score[0], where, 100000)
     assert.is(res.body.total, rows.length, JSON.stringify(filter))
     assert.equal(res.body.top_followers, rows.slice(0, 25))
+  }
+})
+
+GetFollowers('filters :: every order both ways, filtered and paged, with each follower’s own subscribed_at', async () => {
+  const { get, query } = await setup()
+  const { a } = await pickAccounts()
+  const [{ tag_category_id }] = await query(`
+    SELECT atg.tag_category_id FROM account_tags atg JOIN smart_followers sf ON sf.follower_idx = atg.account_idx
+    WHERE sf.target_id = '${a.id}'::UBIGINT GROUP BY 1 ORDER BY count(DISTINCT atg.account_idx) DESC, 1 LIMIT 1`)
+  const where = `EXISTS (SELECT 1 FROM account_tags x WHERE x.account_idx = sf.follower_idx AND x.tag_category_id = ${tag_category_id})`
+  for (const [by, orders] of Object.entries(ORDERS)) {
+    for (const [sort, order] of [['desc', orders[0]], ['asc', orders[1]]]) {
+      const filtered = await get('get_followers', { platform_id: a.id, by, sort, tag_category_id, size: 4, page: 2 })
+      const rows = await expected(a.id, order, where, 100000)
+      assert.ok(rows.length > 8, 'the filter keeps several pages')
+      assert.is(filtered.body.total, rows.length)
+      assert.equal(filtered.body.top_followers, rows.slice(4, 8), `${by} ${sort} filtered`)
+      const paged = await get('get_followers', { platform_id: a.id, by, sort, size: 7, page: 3 })
+      assert.equal(paged.body.top_followers, await expected(a.id, order, 'true', 7, 14), `${by} ${sort} page 3`)
+    }
   }
 })
 

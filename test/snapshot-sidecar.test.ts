@@ -8,7 +8,14 @@ import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadSnapshot } from '../server/snapshot/load.ts'
-import type { DiskColumn, NumericType } from '../server/snapshot/sidecar.ts'
+import {
+  commitSidecar,
+  findSidecar,
+  readColumns,
+  SidecarWriter,
+  type DiskColumn,
+  type NumericType,
+} from '../server/snapshot/sidecar.ts'
 import type { Snapshot } from '../server/snapshot/types.ts'
 import { tempDir } from './_fixtures.ts'
 import { setup, type TestEnv } from './_setup.ts'
@@ -41,6 +48,15 @@ async function committed(serving: string): Promise<void> {
 
 /** Every row of a column left on disk. */
 const allRows = (column: DiskColumn<NumericType>) => Array.from(column.read(0, column.rows))
+
+/** Every target's subscription dates in the order `by` (desc), targets one after another: by SQL over the Parquet. */
+async function datesByPosition(env: TestEnv, by: 'followers' | 'subscribed_at'): Promise<number[]> {
+  const position = by === 'followers' ? 'pos_by_followers' : 'pos_by_subscribed'
+  const rows = await env.query<{ ms: number }>(
+    `SELECT epoch_ms(subscribed_at)::DOUBLE AS ms FROM smart_followers ORDER BY target_idx, ${position}`,
+  )
+  return rows.map((r) => r.ms)
+}
 
 const values = suite('snapshot sidecars :: values')
 
@@ -81,16 +97,26 @@ values('series, subscription dates and texts read back the Parquet rows in file 
     assert.equal(allRows(s.scoreHistory.rank), scores.map((r) => r.rank), round)
 
     const subscribed = await env.query<{ ms: number }>(`SELECT epoch_ms(subscribed_at)::DOUBLE AS ms FROM smart_followers`)
-    assert.equal(allRows(s.smartFollowers.subscribedAtMs), subscribed.map((r) => r.ms), round)
+    const { subscribedAtMs } = s.smartFollowers
+    assert.equal(allRows(subscribedAtMs.score), subscribed.map((r) => r.ms), round)
+    // the other orders hold each target's dates at that order's positions
+    for (const by of ['followers', 'subscribed_at'] as const) {
+      assert.equal(allRows(subscribedAtMs[by]), await datesByPosition(env, by), `${round} by ${by}`)
+    }
     // single rows, and scattered rows in any order (far apart: read apart), return the same values
     const scattered: number[] = []
     for (let r = subscribed.length - 1; r >= 0; r -= 37) {
-      assert.is(s.smartFollowers.subscribedAtMs.read(r, r + 1)[0], subscribed[r].ms)
+      assert.is(subscribedAtMs.score.read(r, r + 1)[0], subscribed[r].ms)
       scattered.push(r, (r * 7919) % subscribed.length)
     }
-    assert.equal(Array.from(s.smartFollowers.subscribedAtMs.readRows(scattered)), scattered.map((r) => subscribed[r].ms))
+    assert.equal(Array.from(subscribedAtMs.score.readRows(scattered)), scattered.map((r) => subscribed[r].ms))
+    // near rows (read together), backwards and repeated
+    const near = [12, 11, 10, 40, 12, 3]
+    assert.equal(Array.from(subscribedAtMs.score.readRows(near)), near.map((r) => subscribed[r].ms))
+    assert.equal(Array.from(subscribedAtMs.score.readRows([])), [])
     // no row past the end
-    assert.throws(() => s.smartFollowers.subscribedAtMs.read(subscribed.length, subscribed.length + 1), RangeError)
+    assert.throws(() => subscribedAtMs.score.read(subscribed.length, subscribed.length + 1), RangeError)
+    assert.throws(() => subscribedAtMs.score.readRows([0, subscribed.length]), RangeError)
 
     const texts = await env.query<{ text: string | null }>(`SELECT text FROM tweets`)
     const { tweets } = s
@@ -137,6 +163,33 @@ files('a truncated file or one of another build is written again', async () => {
   assert.is.not(fs.statSync(texts).ino, textsInode)
   const counts = await env.query<{ n: number }>(`SELECT followers_count::DOUBLE AS n FROM followers_count_history`)
   assert.equal(allRows(s.followersCountHistory.followersCount), counts.map((r) => r.n))
+})
+
+files('a file of an older loader, without a column this one reads, is written again', async () => {
+  const env = await setup()
+  const { dir, serving } = copySnapshot(env)
+  await loadSnapshot(dir)
+  await committed(serving)
+  const file = path.join(serving, 'smart_followers.bin')
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
+  const owner = { snapshotId: manifest.snapshot_id, builtAt: manifest.built_at }
+  // smart_followers.bin as written before the dates were stored by position: every other column, same values
+  const current = findSidecar(file, owner, [])!
+  const kept = Object.entries(current.header.columns).filter(([name]) => !name.startsWith('subscribed_at_ms_by_'))
+  assert.is(kept.length, Object.keys(current.header.columns).length - 2)
+  const older = new SidecarWriter(file, owner, kept.map(([name, { type, rows }]) => ({ name, type, rows })))
+  for (const [name, values] of Object.entries(readColumns(current, kept.map(([name]) => name)))) older.write(name, values, 0)
+  await commitSidecar(older.finish())
+  assert.ok(findSidecar(file, owner, kept.map(([name]) => name)))
+  assert.is(findSidecar(file, owner, ['subscribed_at_ms_by_followers']), null)
+  const olderInode = fs.statSync(file).ino
+
+  const s = await loadSnapshot(dir)
+  await committed(serving)
+  assert.is.not(fs.statSync(file).ino, olderInode)
+  assert.ok(findSidecar(file, owner, ['subscribed_at_ms_by_followers', 'subscribed_at_ms_by_subscribed']))
+  assert.equal(allRows(s.smartFollowers.subscribedAtMs.followers), await datesByPosition(env, 'followers'))
+  assert.equal(allRows(s.smartFollowers.subscribedAtMs.subscribed_at), await datesByPosition(env, 'subscribed_at'))
 })
 
 files('folders of snapshots that are gone and temporary files of dead processes are removed', async () => {

@@ -52,16 +52,17 @@ export default defineOperation({
     const sf = snapshot.smartFollowers
     const first = sf.offsets[target]
     const count = sf.offsets[target + 1] - first
-    // rows are stored by score desc; the other orders are position → row permutations; ascending reads backwards
-    const rowAt = (p: number) => {
-      const q = ascending ? count - 1 - p : p
-      return by === 'score' ? first + q : by === 'followers' ? sf.rowByFollowers[first + q] : sf.rowBySubscribed[first + q]
-    }
-    const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(sf.followerIdx[row])))
-    const subscribedAtMs = sf.subscribedAtMs.readRows(rows)
-    const items = rows.map((row, i) => [
+    // rows are stored by score desc, the other orders as position → row permutations; ascending reads backwards.
+    // A page is a few positions (consecutive without a filter) and `subscribed_at` is stored in each order's
+    // positions: one read in every order
+    const positionAt = (p: number) => first + (ascending ? count - 1 - p : p)
+    const rowAt = by === 'score' ? null : by === 'followers' ? sf.rowByFollowers : sf.rowBySubscribed
+    const followerAt = (position: number) => sf.followerIdx[rowAt ? rowAt[position] : position]
+    const { total, rows: positions } = pageRows(request, count, positionAt, keep && ((position) => keep(followerAt(position))))
+    const subscribedAtMs = sf.subscribedAtMs[by].readRows(positions)
+    const items = positions.map((position, i) => [
       '{',
-      snapshotMembers(snapshot, 'follower', sf.followerIdx[row], (f) => follower(snapshot, f)),
+      snapshotMembers(snapshot, 'follower', followerAt(position), (f) => follower(snapshot, f)),
       `,"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
     ])
     return pagedJson(request, total, 'top_followers', items)

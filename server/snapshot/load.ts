@@ -480,7 +480,7 @@ async function cachedTable<T extends Record<string, AnyArray>>(
   load: (writer: SidecarWriter) => Promise<T>,
 ): Promise<{ arrays: T; ref: SidecarRef }> {
   const target = path.join(sidecars.dir, file)
-  const existing = findSidecar(target, sidecars.owner)
+  const existing = findSidecar(target, sidecars.owner, [...Object.keys(inMemory), ...onDisk.map(({ name }) => name)])
   if (existing) return { arrays: readColumns(existing, Object.keys(inMemory)) as T, ref: existing }
   const columns = Object.entries(inMemory) as [string, { type: ColumnType; rows: number }][]
   const writer = new SidecarWriter(target, sidecars.owner, [...columns.map(([name, c]) => ({ name, ...c })), ...onDisk])
@@ -497,6 +497,13 @@ async function cachedTable<T extends Record<string, AnyArray>>(
 
 /** Smart followers as they cross from the worker: `subscribed_at` (read for a page only) stays in the sidecar. */
 type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs'> & { sidecar: SidecarRef }
+
+/** The sidecar columns of `subscribed_at` (epoch ms) by order: row order (score), then the other two positions. */
+const SUBSCRIBED_AT_MS = {
+  score: 'subscribed_at_ms',
+  followers: 'subscribed_at_ms_by_followers',
+  subscribed_at: 'subscribed_at_ms_by_subscribed',
+} as const satisfies Record<keyof SmartFollowers['subscribedAtMs'], string>
 
 async function loadSmartFollowers(
   conn: DuckDBConnection,
@@ -516,7 +523,7 @@ async function loadSmartFollowers(
       rowBySubscribed: rows,
       scoreSum: { type: 'f64', rows: owners },
     },
-    [{ name: 'subscribed_at_ms', type: 'f64', rows: count }],
+    Object.values(SUBSCRIBED_AT_MS).map((name) => ({ name, type: 'f64', rows: count })),
     async (writer) => {
       const s = {
         followerIdx: new Int32Array(count),
@@ -525,8 +532,10 @@ async function loadSmartFollowers(
         scoreSum: new Float64Array(owners),
       }
       const offsets = new OffsetsBuilder(owners)
+      // the current target's dates by row; once its last row is in, they are written in the other two orders too,
+      // so a page in any order reads consecutive positions (only the biggest target's dates are held at a time)
+      const dates = new PositionedDates(writer, s)
       let current = -1
-      let start = 0
       await scan(
         conn,
         `SELECT target_idx::INTEGER, follower_idx::INTEGER, pos_by_followers::INTEGER, pos_by_subscribed::INTEGER,
@@ -539,28 +548,82 @@ async function loadSmartFollowers(
           const byFollowers = int32Items(chunk.getColumnVector(2))
           const bySubscribed = int32Items(chunk.getColumnVector(3))
           const scores = float64Items(chunk.getColumnVector(4))
-          writer.write('subscribed_at_ms', float64Items(chunk.getColumnVector(5)).subarray(0, rows), offset)
+          const subscribedAt = float64Items(chunk.getColumnVector(5)).subarray(0, rows)
+          writer.write(SUBSCRIBED_AT_MS.score, subscribedAt, offset)
           // rows arrive grouped by target, so a target's first row is where its positions start
           for (let i = 0; i < rows; i++) {
             if (targets[i] !== current) {
               current = targets[i]
-              start = offset + i
+              dates.startTarget(offset + i)
             }
+            const start = dates.start
             s.rowByFollowers[start + byFollowers[i]] = offset + i
             s.rowBySubscribed[start + bySubscribed[i]] = offset + i
             s.scoreSum[current] += scores[i]
+            dates.add(subscribedAt[i])
           }
         },
       )
+      dates.startTarget(count)
       return { offsets: offsets.finish(), ...s }
     },
   )
   return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs'>), sidecar: ref }
 }
 
-/** A subscription date is read for a page's rows only. */
+/**
+ * One target's subscription dates (rows `start..`, as they arrive), written to the by-followers and by-subscribed
+ * columns at their positions when the next target starts (its permutations are complete then).
+ */
+class PositionedDates {
+  start = 0
+  #dates = new Float64Array(1024)
+  #count = 0
+  #positioned = new Float64Array(1024)
+
+  constructor(
+    private readonly writer: SidecarWriter,
+    private readonly order: { rowByFollowers: Int32Array; rowBySubscribed: Int32Array },
+  ) {}
+
+  add(ms: number): void {
+    if (this.#count === this.#dates.length) {
+      const grown = new Float64Array(this.#dates.length * 2)
+      grown.set(this.#dates)
+      this.#dates = grown
+    }
+    this.#dates[this.#count++] = ms
+  }
+
+  /** Write the previous target's dates by position, then collect those of the target whose first row is `row`. */
+  startTarget(row: number): void {
+    if (this.#count > 0) {
+      if (this.#positioned.length < this.#count) this.#positioned = new Float64Array(this.#dates.length)
+      const positioned = this.#positioned.subarray(0, this.#count)
+      for (const [name, rowAt] of [
+        [SUBSCRIBED_AT_MS.followers, this.order.rowByFollowers],
+        [SUBSCRIBED_AT_MS.subscribed_at, this.order.rowBySubscribed],
+      ] as const) {
+        for (let p = 0; p < this.#count; p++) positioned[p] = this.#dates[rowAt[this.start + p] - this.start]
+        this.writer.write(name, positioned, this.start)
+      }
+    }
+    this.start = row
+    this.#count = 0
+  }
+}
+
+/** A subscription date is read for a page's positions only, in the order of the page. */
 function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollowers {
-  return { ...s, subscribedAtMs: openSidecar(sidecar).column('subscribed_at_ms', 'f64') }
+  const file = openSidecar(sidecar)
+  return {
+    ...s,
+    subscribedAtMs: {
+      score: file.column(SUBSCRIBED_AT_MS.score, 'f64'),
+      followers: file.column(SUBSCRIBED_AT_MS.followers, 'f64'),
+      subscribed_at: file.column(SUBSCRIBED_AT_MS.subscribed_at, 'f64'),
+    },
+  }
 }
 
 /**
@@ -655,7 +718,7 @@ async function writeSeries(
   spec: SeriesSpec,
 ): Promise<SidecarRef> {
   const target = path.join(sidecars.dir, spec.file)
-  const existing = findSidecar(target, sidecars.owner)
+  const existing = findSidecar(target, sidecars.owner, ['offsets', ...spec.columns.map(({ name }) => name)])
   if (existing) return existing
   const rows = await countRows(conn, source)
   const writer = new SidecarWriter(target, sidecars.owner, [
@@ -793,7 +856,8 @@ const TWEET_TEXTS = 'tweet_texts.bin'
 async function loadTweets(conn: DuckDBConnection, source: string, sidecars: Sidecars): Promise<LoadedTweets> {
   const count = await countRows(conn, source)
   const texts =
-    findSidecar(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner) ?? (await writeTexts(conn, source, count, sidecars))
+    findSidecar(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner, ['offsets', 'text']) ??
+    (await writeTexts(conn, source, count, sidecars))
   const u32 = { type: 'u32', rows: count } as const
   const { arrays } = await cachedTable(
     sidecars,

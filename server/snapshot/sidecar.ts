@@ -107,8 +107,11 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** The committed sidecar at `file` when it is complete and belongs to `owner`, else null. */
-export function findSidecar(file: string, owner: SidecarOwner): SidecarRef | null {
+/**
+ * The committed sidecar at `file` when it is complete, belongs to `owner` and holds every column of `columns`, else
+ * null (a file written by an older loader that lacks a column is written again).
+ */
+export function findSidecar(file: string, owner: SidecarOwner, columns: readonly string[]): SidecarRef | null {
   let fd: number
   try {
     fd = fs.openSync(file, 'r')
@@ -122,6 +125,7 @@ export function findSidecar(file: string, owner: SidecarOwner): SidecarRef | nul
     if (!text.startsWith(MAGIC)) return null
     const header = JSON.parse(text.slice(MAGIC.length, text.indexOf('\0'))) as Header
     if (header.format !== FORMAT || header.snapshotId !== owner.snapshotId || header.builtAt !== owner.builtAt) return null
+    if (!columns.every((name) => Object.hasOwn(header.columns, name))) return null
     if (fs.fstatSync(fd).size !== fileSize(header.columns)) return null
     return { path: file, finalPath: file, header }
   } catch {
@@ -274,10 +278,25 @@ export class DiskColumn<T extends NumericType> {
     return this.#sidecar.read(this.#name, this.#type, start, end - start)
   }
 
-  /** The values of `rows` (any order), in that order; rows near each other are read together. */
+  /**
+   * The values of `rows` (any order), in that order; rows near each other are read together: all in one read when
+   * they span fewer than `GAP_ROWS` rows each (e.g. a page of consecutive rows, forwards or backwards).
+   */
   readRows(rows: readonly number[]): ArrayOf<T> {
-    const order = rows.map((_, i) => i).sort((a, b) => rows[a] - rows[b])
     const picked = new ARRAYS[this.#type](rows.length) as ArrayOf<T>
+    if (rows.length === 0) return picked
+    let low = rows[0]
+    let high = rows[0]
+    for (const row of rows) {
+      if (row < low) low = row
+      if (row > high) high = row
+    }
+    if (high - low < GAP_ROWS * rows.length) {
+      const span = this.read(low, high + 1)
+      for (let i = 0; i < rows.length; i++) picked[i] = span[rows[i] - low]
+      return picked
+    }
+    const order = rows.map((_, i) => i).sort((a, b) => rows[a] - rows[b])
     for (let i = 0; i < order.length; ) {
       let j = i + 1
       while (j < order.length && rows[order[j]] - rows[order[j - 1]] <= GAP_ROWS) j++

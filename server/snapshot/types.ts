@@ -63,8 +63,12 @@ export interface Tag extends Reference {
 /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
 export interface SmartFollowers extends Adjacency {
   followerIdx: Int32Array
-  /** On disk: read for a page's rows only. */
-  subscribedAtMs: DiskColumn<'f64'>
+  /**
+   * `subscribed_at` (epoch ms) on disk, stored once per order at that order's positions: `subscribedAtMs[by]` holds
+   * position p of target t at `offsets[t] + p` (for `score` that is row p itself), so a page in any order reads one
+   * range of positions.
+   */
+  subscribedAtMs: Record<'score' | 'followers' | 'subscribed_at', DiskColumn<'f64'>>
   /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
   rowByFollowers: Int32Array
   /** Same for subscribed_at desc. */
