@@ -8,26 +8,30 @@
 export function firstInOrder(items: number[], count: number, compare: (x: number, y: number) => number): number[] {
   if (count <= 0) return []
   if (count * 4 >= items.length) return items.sort(compare).slice(0, count)
-  // max-heap by `compare`: heap[0] is the last of the items kept so far
+  // max-heap by `compare`: heap[0] is the last of the items kept so far. Items move along the path of a hole, which
+  // is filled once at the end (no swaps).
   const heap: number[] = []
-  const above = (i: number, j: number) => compare(heap[i], heap[j]) > 0
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j], heap[i]])
   for (const item of items) {
     if (heap.length < count) {
+      let i = heap.length
       heap.push(item)
-      for (let i = heap.length - 1; i > 0 && above(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1)
+      for (let parent = (i - 1) >> 1; i > 0 && compare(item, heap[parent]) > 0; parent = (i - 1) >> 1) {
+        heap[i] = heap[parent]
+        i = parent
+      }
+      heap[i] = item
     } else if (compare(item, heap[0]) < 0) {
-      heap[0] = item
-      for (let i = 0; ; ) {
+      let i = 0
+      for (;;) {
         const left = 2 * i + 1
+        if (left >= count) break
         const right = left + 1
-        let top = i
-        if (left < count && above(left, top)) top = left
-        if (right < count && above(right, top)) top = right
-        if (top === i) break
-        swap(i, top)
+        const top = right < count && compare(heap[right], heap[left]) > 0 ? right : left
+        if (compare(heap[top], item) <= 0) break
+        heap[i] = heap[top]
         i = top
       }
+      heap[i] = item
     }
   }
   return heap.sort(compare)

@@ -1,0 +1,264 @@
+/**
+ * The page of get_mentioners: distinct tracked authors of the target's mentions inside a window, ordered by score or
+ * follower count (descending, ties account_idx ascending; ascending is that order reversed), with optional tag and
+ * category filters, plus the total.
+ *
+ * Two ways to the same answer:
+ * - the scan: the target's mention rows inside the window (found by binary search; rows are newest first), authors
+ *   deduplicated, filtered, and the rows up to the page put in order: O(rows in the window);
+ * - the index, for targets with at least `KEEP_FROM_ROWS` mention rows, built on first use and kept per snapshot:
+ *   the target's distinct tracked authors by the row of each one's newest mention of it, per row the author's next
+ *   older row, and each `by` order asked for. An author is in a window when its newest row up to the window's end
+ *   is at or after the window's start: authors whose newest row is after the end follow their older rows (O(rows
+ *   after the end)), for the others the newest row decides, and those come in newest order, so the total is a
+ *   binary search. Without filters the page is a walk of the kept `by` order from the requested end that stops once
+ *   the page is full; with filters (the total counts every match), or when that walk would be long, the window's
+ *   authors are collected as their places in the `by` order, which sort as plain numbers. The index answers when
+ *   the window has at least as many rows as there are after it (rolling `days` windows, ranges up to today);
+ *   ranges further in the past scan.
+ * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
+ * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), freed with the snapshot.
+ *
+ * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
+ *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
+ */
+import { hasLabel } from '../rules/labels.ts'
+import { type PageRequest, pageRange } from '../rules/pagination.ts'
+import type { Mentions, Snapshot } from '../snapshot/types.ts'
+import { firstInOrder } from './first_in_order.ts'
+import { KEEP_FROM_ROWS } from './mention_order.ts'
+
+export type MentionersBy = 'score' | 'followers'
+
+export interface MentionersQuery {
+  /** Inclusive window bounds, epoch milliseconds. */
+  startMs: number
+  endMs: number
+  by: MentionersBy
+  ascending: boolean
+  tagId: number | null
+  categoryId: number | null
+  request: PageRequest
+}
+
+/** `total` mentioners in the window after the filters; `authors` = account_idx of the requested page, in order. */
+export interface MentionersPage {
+  total: number
+  authors: number[]
+}
+
+/** The page and total of `query`, from the index or by the scan (same answer). */
+export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
+  return usesIndex(snapshot.mentions, target, query.startMs, query.endMs)
+    ? indexedPage(snapshot, target, query)
+    : scannedPage(snapshot, target, query)
+}
+
+/** The index answers targets with enough rows, for windows with at least as many rows as there are after them. */
+export function usesIndex(mentions: Mentions, target: number, startMs: number, endMs: number): boolean {
+  const first = mentions.offsets[target]
+  const last = mentions.offsets[target + 1]
+  if (last - first < KEEP_FROM_ROWS) return false
+  const afterEnd = rowsAfter(mentions, first, last, endMs) - first
+  const inWindow = rowsAfter(mentions, first, last, startMs - 1) - first - afterEnd
+  return afterEnd <= inWindow
+}
+
+/** The first row in [first, last) (newest first) whose time is at or before `ms`: rows before it are after `ms`. */
+function rowsAfter(mentions: Mentions, first: number, last: number, ms: number): number {
+  let low = first
+  let high = last
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (mentions.epochSeconds[mid] * 1000 > ms) low = mid + 1
+    else high = mid
+  }
+  return low
+}
+
+/** Every row of the window (`mentionerPage`'s other way, exported for tests). */
+export function scannedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
+  const { mentions, tweets, accounts: a } = snapshot
+  // the target's mentions are newest first: skip those after the window, stop at the first one before it
+  const seen = authorMarks(snapshot)
+  const authors: number[] = []
+  const last = mentions.offsets[target + 1]
+  for (let r = rowsAfter(mentions, mentions.offsets[target], last, query.endMs); r < last; r++) {
+    if (mentions.epochSeconds[r] * 1000 < query.startMs) break
+    const author = tweets.authorIdx[mentions.tweetIdx[r]]
+    if (author < 0 || !a.isTracked[author] || seen.marks[author] === seen.stamp) continue
+    seen.marks[author] = seen.stamp
+    authors.push(author)
+  }
+  return orderedPage(snapshot, authors, query)
+}
+
+/** The page among the window's distinct `authors` (any order; reordered in place): the filters, then the order. */
+function orderedPage(snapshot: Snapshot, authors: number[], query: MentionersQuery): MentionersPage {
+  if (query.tagId !== null || query.categoryId !== null) {
+    let kept = 0
+    for (const author of authors) if (passesFilters(snapshot, author, query)) authors[kept++] = author
+    authors.length = kept
+  }
+  // only the rows up to the requested page are put in order
+  const descending = descendingBy(snapshot, query.by)
+  const { start, end } = pageRange(query.request, authors.length)
+  const page = firstInOrder(authors, end, query.ascending ? (x, y) => descending(y, x) : descending).slice(start)
+  return { total: authors.length, authors: page }
+}
+
+/** The author carries the tag and the category asked for (each when asked). */
+function passesFilters(snapshot: Snapshot, author: number, { tagId, categoryId }: MentionersQuery): boolean {
+  return (
+    (tagId === null || hasLabel(snapshot.accountTags, author, tagId)) &&
+    (categoryId === null || hasLabel(snapshot.accountCategories, author, categoryId))
+  )
+}
+
+/** Column descending, ties account_idx ascending: a total order (no NaN among tracked accounts' values). */
+function descendingBy({ accounts: a }: Snapshot, by: MentionersBy): (x: number, y: number) => number {
+  const value = by === 'score' ? a.platformScore : a.followersCount
+  return (x, y) => value[y] - value[x] || x - y
+}
+
+/** The target's distinct tracked authors, by their newest mention of it (newest first). */
+interface MentionerIndex {
+  authors: Int32Array
+  /** Each author's newest row (target-relative): increasing. */
+  newestRow: Int32Array
+  /** Per target-relative row of a tracked author: that author's next older row, -1 for none. */
+  olderRow: Int32Array
+  /** Built on first use per `by`. */
+  orders: Map<MentionersBy, AuthorOrder>
+}
+
+/** One `by` order (descending) of an index's authors, in positions of the newest-first order and back. */
+interface AuthorOrder {
+  /** `positions[place]` = newest-order position of the author at that place of the `by` order. */
+  positions: Int32Array
+  /** `places[position]` = the inverse. */
+  places: Int32Array
+}
+
+/** Per mention table (each belongs to one snapshot), per target. */
+const kept = new WeakMap<Mentions, Map<number, MentionerIndex>>()
+
+function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
+  const { mentions, tweets, accounts: a } = snapshot
+  let indexes = kept.get(mentions)
+  if (!indexes) kept.set(mentions, (indexes = new Map()))
+  let index = indexes.get(target)
+  if (index) return index
+  const first = mentions.offsets[target]
+  const count = mentions.offsets[target + 1] - first
+  const olderRow = new Int32Array(count).fill(-1)
+  // oldest row first: each row links to the author's row seen just before, which is older
+  const latestRow = new Map<number, number>()
+  for (let p = count - 1; p >= 0; p--) {
+    const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
+    if (author < 0 || !a.isTracked[author]) continue
+    olderRow[p] = latestRow.get(author) ?? -1
+    latestRow.set(author, p)
+  }
+  // the map's values are the newest rows; ordered by them, the authors come newest first
+  const newestRow = Int32Array.from(latestRow.values()).sort()
+  const authors = newestRow.map((p) => tweets.authorIdx[mentions.tweetIdx[first + p]])
+  index = { authors, newestRow, olderRow, orders: new Map() }
+  indexes.set(target, index)
+  return index
+}
+
+function authorOrder(snapshot: Snapshot, index: MentionerIndex, by: MentionersBy): AuthorOrder {
+  let order = index.orders.get(by)
+  if (order) return order
+  const descending = descendingBy(snapshot, by)
+  const positions = Int32Array.from(index.authors.keys())
+  positions.sort((p, q) => descending(index.authors[p], index.authors[q]))
+  const places = new Int32Array(positions.length)
+  for (let place = 0; place < positions.length; place++) places[positions[place]] = place
+  order = { positions, places }
+  index.orders.set(by, order)
+  return order
+}
+
+/** From the kept index (`mentionerPage`'s other way, exported for tests: answers every window). */
+export function indexedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
+  const { mentions } = snapshot
+  const index = mentionerIndex(snapshot, target)
+  const { startMs, request } = query
+  const first = mentions.offsets[target]
+  const afterEnd = rowsAfter(mentions, first, mentions.offsets[target + 1], query.endMs) - first
+  const inWindow = (row: number) => mentions.epochSeconds[first + row] * 1000 >= startMs
+  // The authors whose newest row is after the window's end come first in newest order; those with an older row in
+  // the window are collected and marked. The next ones, up to the first whose newest row is before the window's
+  // start, have their newest row in it.
+  const marked = authorMarks(snapshot)
+  const earlyIn: number[] = []
+  let early = 0
+  for (; early < index.authors.length && index.newestRow[early] < afterEnd; early++) {
+    let row = index.newestRow[early]
+    while (row !== -1 && row < afterEnd) row = index.olderRow[row]
+    if (row === -1 || !inWindow(row)) continue
+    marked.marks[index.authors[early]] = marked.stamp
+    earlyIn.push(early)
+  }
+  const late = firstOutside(index.newestRow, early, inWindow)
+  const order = authorOrder(snapshot, index, query.by)
+  const n = index.authors.length
+  const filtered = query.tagId !== null || query.categoryId !== null
+  const total = earlyIn.length + late - early
+  const { start, end } = pageRange(request, total)
+  const page: number[] = []
+  // Without filters, the `by` order walked from the requested end finds the page after ~end × n / total places.
+  if (!filtered && end * n <= 4 * total * total) {
+    for (let i = 0, matched = 0; i < n && page.length < end - start; i++) {
+      const position = order.positions[query.ascending ? n - 1 - i : i]
+      const row = index.newestRow[position]
+      const counts = row < afterEnd ? marked.marks[index.authors[position]] === marked.stamp : inWindow(row)
+      if (counts && matched++ >= start) page.push(index.authors[position])
+    }
+    return { total, authors: page }
+  }
+  // Otherwise (and with filters, since `total` counts every match) the window's authors that pass are collected as
+  // places in the `by` order, which sort as numbers.
+  const places = new Int32Array(total)
+  let kept = 0
+  const keep = (position: number) => {
+    if (!filtered || passesFilters(snapshot, index.authors[position], query)) places[kept++] = order.places[position]
+  }
+  for (const position of earlyIn) keep(position)
+  for (let position = early; position < late; position++) keep(position)
+  const sorted = places.subarray(0, kept).sort()
+  const range = pageRange(request, kept)
+  for (let k = range.start; k < range.end; k++) {
+    page.push(index.authors[order.positions[sorted[query.ascending ? kept - 1 - k : k]]])
+  }
+  return { total: kept, authors: page }
+}
+
+/** The first position ≥ `from` of the increasing `rows` (newest first) whose row is not `inWindow`: binary search. */
+function firstOutside(rows: Int32Array, from: number, inWindow: (row: number) => boolean): number {
+  let low = from
+  let high = rows.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (inWindow(rows[mid])) low = mid + 1
+    else high = mid
+  }
+  return low
+}
+
+/**
+ * Which authors a pass has counted, without a Set: `marks[author] === stamp` once counted. Each pass takes a new
+ * stamp (handlers run to the end without yielding, so one array per snapshot serves them all).
+ */
+const marksOf = new WeakMap<Snapshot, { marks: Int32Array; stamp: number }>()
+function authorMarks(snapshot: Snapshot): { marks: Int32Array; stamp: number } {
+  let seen = marksOf.get(snapshot)
+  if (!seen) marksOf.set(snapshot, (seen = { marks: new Int32Array(snapshot.accounts.platformId.length), stamp: 0 }))
+  if (++seen.stamp === 2 ** 31 - 1) {
+    seen.marks.fill(0)
+    seen.stamp = 1
+  }
+  return seen
+}
