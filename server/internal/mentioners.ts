@@ -17,7 +17,8 @@
  *   the window has at least as many rows as there are after it (rolling `days` windows, ranges up to today);
  *   ranges further in the past scan.
  * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
- * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), freed with the snapshot.
+ * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
+ * account for the builds, freed with the snapshot.
  *
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
@@ -152,17 +153,27 @@ function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
   const first = mentions.offsets[target]
   const count = mentions.offsets[target + 1] - first
   const olderRow = new Int32Array(count).fill(-1)
-  // oldest row first: each row links to the author's row seen just before, which is older
-  const latestRow = new Map<number, number>()
+  // oldest row first: each row of an author links to the one seen just before (older); `latest` ends at the newest
+  const seen = authorMarks(snapshot)
+  const latest = authorScratch(snapshot)
   for (let p = count - 1; p >= 0; p--) {
     const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
     if (author < 0 || !a.isTracked[author]) continue
-    olderRow[p] = latestRow.get(author) ?? -1
-    latestRow.set(author, p)
+    if (seen.marks[author] === seen.stamp) olderRow[p] = latest[author]
+    else seen.marks[author] = seen.stamp
+    latest[author] = p
   }
-  // the map's values are the newest rows; ordered by them, the authors come newest first
-  const newestRow = Int32Array.from(latestRow.values()).sort()
-  const authors = newestRow.map((p) => tweets.authorIdx[mentions.tweetIdx[first + p]])
+  // newest row first: the authors in order of their newest rows
+  const authorList: number[] = []
+  const rowList: number[] = []
+  for (let p = 0; p < count; p++) {
+    const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
+    if (author < 0 || !a.isTracked[author] || latest[author] !== p) continue
+    authorList.push(author)
+    rowList.push(p)
+  }
+  const authors = Int32Array.from(authorList)
+  const newestRow = Int32Array.from(rowList)
   index = { authors, newestRow, olderRow, orders: new Map() }
   indexes.set(target, index)
   return index
@@ -171,9 +182,10 @@ function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
 function authorOrder(snapshot: Snapshot, index: MentionerIndex, by: MentionersBy): AuthorOrder {
   let order = index.orders.get(by)
   if (order) return order
-  const descending = descendingBy(snapshot, by)
-  const positions = Int32Array.from(index.authors.keys())
-  positions.sort((p, q) => descending(index.authors[p], index.authors[q]))
+  const sorted = index.authors.slice().sort(descendingBy(snapshot, by))
+  const positionOf = authorScratch(snapshot)
+  for (let position = 0; position < index.authors.length; position++) positionOf[index.authors[position]] = position
+  const positions = sorted.map((author) => positionOf[author])
   const places = new Int32Array(positions.length)
   for (let place = 0; place < positions.length; place++) places[positions[place]] = place
   order = { positions, places }
@@ -246,6 +258,14 @@ function firstOutside(rows: Int32Array, from: number, inWindow: (row: number) =>
     else high = mid
   }
   return low
+}
+
+/** Scratch per author for index builds (the latest row seen, then the position): valid only within one build. */
+const scratchOf = new WeakMap<Snapshot, Int32Array>()
+function authorScratch(snapshot: Snapshot): Int32Array {
+  let rows = scratchOf.get(snapshot)
+  if (!rows) scratchOf.set(snapshot, (rows = new Int32Array(snapshot.accounts.platformId.length)))
+  return rows
 }
 
 /**
