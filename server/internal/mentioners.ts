@@ -18,7 +18,8 @@
  *   ranges further in the past scan.
  * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
  * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
- * account for the builds, freed with the snapshot.
+ * account for the builds, freed with the snapshot. No index is started once a snapshot's indexes hold
+ * `MAX_INDEX_BYTES` (48 MiB): later targets are scanned.
  *
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
@@ -28,6 +29,7 @@ import { type PageRequest, pageRange } from '../rules/pagination.ts'
 import type { Mentions, Snapshot } from '../snapshot/types.ts'
 import { firstInOrder } from './first_in_order.ts'
 import { KEEP_FROM_ROWS } from './mention_order.ts'
+import { accountMarks } from './account_marks.ts'
 
 export type MentionersBy = 'score' | 'followers'
 
@@ -62,7 +64,10 @@ export function usesIndex(mentions: Mentions, target: number, startMs: number, e
   if (last - first < KEEP_FROM_ROWS) return false
   const afterEnd = rowsAfter(mentions, first, last, endMs) - first
   const inWindow = rowsAfter(mentions, first, last, startMs - 1) - first - afterEnd
-  return afterEnd <= inWindow
+  if (afterEnd > inWindow) return false
+  // a target not indexed yet gets its index while the snapshot's indexes stay within the budget, else the scan
+  const store = kept.get(mentions)
+  return !store || store.indexes.has(target) || store.bytes < MAX_INDEX_BYTES
 }
 
 /** The first row in [first, last) (newest first) whose time is at or before `ms`: rows before it are after `ms`. */
@@ -81,7 +86,7 @@ function rowsAfter(mentions: Mentions, first: number, last: number, ms: number):
 export function scannedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
   const { mentions, tweets, accounts: a } = snapshot
   // the target's mentions are newest first: skip those after the window, stop at the first one before it
-  const seen = authorMarks(snapshot)
+  const seen = accountMarks(snapshot)
   const authors: number[] = []
   const last = mentions.offsets[target + 1]
   for (let r = rowsAfter(mentions, mentions.offsets[target], last, query.endMs); r < last; r++) {
@@ -141,20 +146,26 @@ interface AuthorOrder {
   places: Int32Array
 }
 
-/** Per mention table (each belongs to one snapshot), per target. */
-const kept = new WeakMap<Mentions, Map<number, MentionerIndex>>()
+/**
+ * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
+ * stay within about this much plus the `by` orders of the targets already indexed.
+ */
+const MAX_INDEX_BYTES = 48 * 2 ** 20
+
+/** Per mention table (each belongs to one snapshot), per target, with the bytes they hold. */
+const kept = new WeakMap<Mentions, { indexes: Map<number, MentionerIndex>; bytes: number }>()
 
 function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
   const { mentions, tweets, accounts: a } = snapshot
-  let indexes = kept.get(mentions)
-  if (!indexes) kept.set(mentions, (indexes = new Map()))
-  let index = indexes.get(target)
+  let store = kept.get(mentions)
+  if (!store) kept.set(mentions, (store = { indexes: new Map(), bytes: 0 }))
+  let index = store.indexes.get(target)
   if (index) return index
   const first = mentions.offsets[target]
   const count = mentions.offsets[target + 1] - first
   const olderRow = new Int32Array(count).fill(-1)
   // oldest row first: each row of an author links to the one seen just before (older); `latest` ends at the newest
-  const seen = authorMarks(snapshot)
+  const seen = accountMarks(snapshot)
   const latest = authorScratch(snapshot)
   for (let p = count - 1; p >= 0; p--) {
     const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
@@ -175,7 +186,8 @@ function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
   const authors = Int32Array.from(authorList)
   const newestRow = Int32Array.from(rowList)
   index = { authors, newestRow, olderRow, orders: new Map() }
-  indexes.set(target, index)
+  store.indexes.set(target, index)
+  store.bytes += olderRow.byteLength + authors.byteLength + newestRow.byteLength
   return index
 }
 
@@ -190,6 +202,7 @@ function authorOrder(snapshot: Snapshot, index: MentionerIndex, by: MentionersBy
   for (let place = 0; place < positions.length; place++) places[positions[place]] = place
   order = { positions, places }
   index.orders.set(by, order)
+  kept.get(snapshot.mentions)!.bytes += positions.byteLength + places.byteLength
   return order
 }
 
@@ -204,7 +217,7 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   // The authors whose newest row is after the window's end come first in newest order; those with an older row in
   // the window are collected and marked. The next ones, up to the first whose newest row is before the window's
   // start, have their newest row in it.
-  const marked = authorMarks(snapshot)
+  const marked = accountMarks(snapshot)
   const earlyIn: number[] = []
   let early = 0
   for (; early < index.authors.length && index.newestRow[early] < afterEnd; early++) {
@@ -268,17 +281,3 @@ function authorScratch(snapshot: Snapshot): Int32Array {
   return rows
 }
 
-/**
- * Which authors a pass has counted, without a Set: `marks[author] === stamp` once counted. Each pass takes a new
- * stamp (handlers run to the end without yielding, so one array per snapshot serves them all).
- */
-const marksOf = new WeakMap<Snapshot, { marks: Int32Array; stamp: number }>()
-function authorMarks(snapshot: Snapshot): { marks: Int32Array; stamp: number } {
-  let seen = marksOf.get(snapshot)
-  if (!seen) marksOf.set(snapshot, (seen = { marks: new Int32Array(snapshot.accounts.platformId.length), stamp: 0 }))
-  if (++seen.stamp === 2 ** 31 - 1) {
-    seen.marks.fill(0)
-    seen.stamp = 1
-  }
-  return seen
-}
