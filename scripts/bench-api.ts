@@ -119,8 +119,8 @@ async function main(): Promise<void> {
       rows.push({ op: op.name, withoutAccess, withAccess })
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }
-    const health = (await (await fetch(`${full.url}healthz`)).json()) as { rss_bytes: number }
-    report(scale, baseline, rows, full.readyMs, health.rss_bytes)
+    const health = (await (await fetch(`${full.url}healthz`)).json()) as Memory
+    report(scale, baseline, rows, full.readyMs, health)
   } finally {
     // SIGINT lets a profiled server exit normally, which writes its profile
     await Promise.all([hello, bare, full].map(stop))
@@ -134,7 +134,9 @@ type Measured = AutocannonResult & { cpuUs: number }
  * `capacity` = hello-world's CPU per request / ours (what the server would sustain relative to hello-world if the
  * load generator, which shares the machine, were not a limit).
  */
-function report(scale: string, baseline: Measured, rows: { op: string; withoutAccess: Measured | null; withAccess: Measured }[], readyMs: number, rssBytes: number): void {
+type Memory = { rss_bytes: number; heap_used_bytes: number; array_buffers_bytes: number }
+
+function report(scale: string, baseline: Measured, rows: { op: string; withoutAccess: Measured | null; withAccess: Measured }[], readyMs: number, memory: Memory): void {
   const base = baseline.requests.average
   const cell = (r: Measured) =>
     [Math.round(r.requests.average), r.latency.p50, r.latency.p99, (r.requests.average / base).toFixed(2), Math.round(r.cpuUs), (baseline.cpuUs / r.cpuUs).toFixed(2)]
@@ -155,7 +157,11 @@ function report(scale: string, baseline: Measured, rows: { op: string; withoutAc
       `${op.padEnd(31)} ${withoutAccess ? cell(withoutAccess) : '(needs a key)'.padEnd(38)} | ${cell(withAccess)} ${overhead.padStart(8)} ${ok ? 'met' : 'missed'}`,
     )
   }
-  lines.push('', `server ready in ${(readyMs / 1000).toFixed(1)} s, RSS ${(rssBytes / 2 ** 20).toFixed(0)} MiB after the run`)
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
+  lines.push(
+    '',
+    `server ready in ${(readyMs / 1000).toFixed(1)} s; after the run RSS ${mib(memory.rss_bytes)} (JS heap ${mib(memory.heap_used_bytes)}, typed arrays and Buffers ${mib(memory.array_buffers_bytes)})`,
+  )
   process.stdout.write(lines.join('\n') + '\n')
 }
 

@@ -35,13 +35,17 @@ export function createApp(options: AppOptions): H3 {
 
   app.get('/healthz', () => {
     const s = options.snapshots.current
+    const memory = process.memoryUsage()
     return {
       ready: true,
       snapshot_id: s.id,
       snapshot_date: s.date,
       loaded_at: s.loadedAt.toISOString(),
       load_ms: s.loadMs,
-      rss_bytes: process.memoryUsage.rss(),
+      rss_bytes: memory.rss,
+      // the JS heap, and the memory of typed arrays and Buffers (the snapshot's columns, cached bodies)
+      heap_used_bytes: memory.heapUsed,
+      array_buffers_bytes: memory.arrayBuffers,
     }
   })
   app.get('/openapi.json', (event) => {

@@ -54,6 +54,7 @@ Health('healthz :: reports the snapshot being served and its load time', async (
   assert.is(body.snapshot_id, manifest.snapshot_id)
   assert.is(body.snapshot_date, env.today)
   assert.type(body.load_ms, 'number')
+  for (const field of ['rss_bytes', 'heap_used_bytes', 'array_buffers_bytes']) assert.ok(body[field] > 0, field)
 })
 
 const Pipeline = suite('request pipeline')

@@ -68,8 +68,8 @@ function writeUtf8(out: Buffer, text: string, at: number): number {
   return text.length
 }
 
-/** Entries kept per snapshot and kind before the memo starts over: at most ~10 MB per kind (a few hundred bytes each). */
-const MEMO_LIMIT = 20_000
+/** Entries kept per snapshot and kind before the memo starts over: ~5 MB per kind (a few hundred bytes each). */
+const MEMO_LIMIT = 10_000
 
 const memos = new WeakMap<Snapshot, Map<string, Map<number, Buffer>>>()
 

@@ -19,7 +19,7 @@
  * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
  * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
  * account for the builds, freed with the snapshot. No index is started once a snapshot's indexes hold
- * `MAX_INDEX_BYTES` (48 MiB): later targets are scanned.
+ * `MAX_INDEX_BYTES` (64 MiB): later targets are scanned.
  *
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
@@ -150,7 +150,7 @@ interface AuthorOrder {
  * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
  * stay within about this much plus the `by` orders of the targets already indexed.
  */
-const MAX_INDEX_BYTES = 48 * 2 ** 20
+const MAX_INDEX_BYTES = 64 * 2 ** 20
 
 /** Per mention table (each belongs to one snapshot), per target, with the bytes they hold. */
 const kept = new WeakMap<Mentions, { indexes: Map<number, MentionerIndex>; bytes: number }>()
