@@ -50,7 +50,12 @@ export class Endpoint {
     private readonly doorkeeper: Doorkeeper,
   ) {
     this.bucket = rateLimitBucket(operation.name)
-    this.ttl = !options.cache || operation.cache === 'never' ? 0 : operation.cache === 'followers_diff' ? options.cacheTtlFollowersDiffSeconds : options.cacheTtlSeconds
+    this.ttl =
+      !options.cache || operation.cache === 'never'
+        ? 0
+        : operation.cache === 'followers_diff'
+          ? options.cacheTtlFollowersDiffSeconds
+          : options.cacheTtlSeconds
     this.recordLookup = options.lookups?.forOperation(operation)
   }
 
@@ -68,8 +73,10 @@ export class Endpoint {
       if (event.req.method !== 'GET') {
         throw new ApiError('method_not_allowed', 'Method not allowed', this.options.realStatus ? { allow: 'GET' } : {})
       }
-      const admission = this.options.access ? this.options.access.admit({ headers: event.req.headers, query: call.query }, this.bucket) : null
-      const answered = admission instanceof Promise ? admission.then((admitted) => this.answer(call, admitted)) : this.answer(call, admission)
+      const { access } = this.options
+      const admission = access ? access.admit({ headers: event.req.headers, query: call.query }, this.bucket) : null
+      const answered =
+        admission instanceof Promise ? admission.then((admitted) => this.answer(call, admitted)) : this.answer(call, admission)
       return answered instanceof Promise ? answered.catch((error) => this.fail(call, error)) : answered
     } catch (error) {
       return this.fail(call, error)
@@ -81,7 +88,9 @@ export class Endpoint {
     if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
     const key = cacheKey(this.operation, call.event.url.search, call.snapshot)
     const cached = this.cacheGet(call, key)
-    return cached instanceof Promise ? cached.then((body) => this.answerFromCache(call, admission, key, body)) : this.answerFromCache(call, admission, key, cached)
+    return cached instanceof Promise
+      ? cached.then((body) => this.answerFromCache(call, admission, key, body))
+      : this.answerFromCache(call, admission, key, cached)
   }
 
   /** A hit is sent as stored; a miss is built, then stored when the doorkeeper has seen its key before. */

@@ -9,18 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { loadSnapshot, prepareServing } from '../server/snapshot/load.ts'
-import { BUILD_DATE, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
-
-const SIDECARS = [
-  'categorized_followers_count.bin',
-  'followers_count_history.bin',
-  'mentions.bin',
-  'score_history.bin',
-  'smart_followers.bin',
-  'smart_mentions.bin',
-  'tweet_texts.bin',
-  'tweets.bin',
-]
+import { BUILD_DATE, SERVING_FILES, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
 
 const rawDir = writeRaw(tempDir('prepare-raw'), baseRaw())
 
@@ -52,7 +41,7 @@ Prepare('prepare_serving :: sidecars are committed under their final names befor
       seen = { current: current(snapshots), files: fs.readdirSync(serving(snapshots, path.basename(dir))).sort(), written }
     },
   })
-  assert.equal(seen, { current: first.snapshotId, files: SIDECARS, written: SIDECARS.length })
+  assert.equal(seen, { current: first.snapshotId, files: SERVING_FILES, written: SERVING_FILES.length })
   assert.is(current(snapshots), second.snapshotId)
   // the snapshot being served while the new one was prepared kept its folder
   assert.ok(fs.existsSync(path.join(snapshots, first.snapshotId, 'manifest.json')))
@@ -62,7 +51,7 @@ Prepare('prepare_serving :: the next load of the published snapshot writes no si
   const snapshots = tempDir('prepare-reuse')
   const { snapshotId } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, prepareServing })
   const before = identities(serving(snapshots, snapshotId))
-  assert.equal(Object.keys(before).sort(), SIDECARS)
+  assert.equal(Object.keys(before).sort(), SERVING_FILES)
   const snapshot = await loadSnapshot(path.join(snapshots, 'current'))
   assert.is(snapshot.id, snapshotId)
   // a load that wrote a sidecar would have left a temporary file (until its commit) or a new inode (after it)
@@ -95,7 +84,7 @@ Prepare('prepare_serving :: a snapshot that fails to prepare is not published; c
   assert.ok(failedId)
   assert.is(current(snapshots), good.snapshotId)
   assert.not.ok(fs.existsSync(path.join(snapshots, failedId)), 'the unpublished folder is removed')
-  assert.equal(Object.keys(identities(serving(snapshots, good.snapshotId))).sort(), SIDECARS)
+  assert.equal(Object.keys(identities(serving(snapshots, good.snapshotId))).sort(), SERVING_FILES)
 
   // the next build publishes; preparing it drops what the failed one left in .serving
   const next = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, prepareServing })

@@ -17,19 +17,8 @@ import {
   type NumericType,
 } from '../server/snapshot/sidecar.ts'
 import type { Snapshot } from '../server/snapshot/types.ts'
-import { tempDir } from './_fixtures.ts'
+import { SERVING_FILES, tempDir } from './_fixtures.ts'
 import { setup, type TestEnv } from './_setup.ts'
-
-const FILES = [
-  'categorized_followers_count.bin',
-  'followers_count_history.bin',
-  'mentions.bin',
-  'score_history.bin',
-  'smart_followers.bin',
-  'smart_mentions.bin',
-  'tweet_texts.bin',
-  'tweets.bin',
-]
 
 /** A private copy of the shared snapshot in its own snapshots folder (files here are changed). */
 function copySnapshot(env: TestEnv): { snapshots: string; dir: string; serving: string } {
@@ -41,9 +30,9 @@ function copySnapshot(env: TestEnv): { snapshots: string; dir: string; serving: 
 
 /** The background commit (fsync + rename) of every sidecar a load wrote: only final names left. */
 async function committed(serving: string): Promise<void> {
-  const done = () => fs.readdirSync(serving).sort().join() === FILES.join()
+  const done = () => fs.readdirSync(serving).sort().join() === SERVING_FILES.join()
   for (let i = 0; i < 300 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  assert.equal(fs.readdirSync(serving).sort(), FILES)
+  assert.equal(fs.readdirSync(serving).sort(), SERVING_FILES)
 }
 
 /** Every row of a column left on disk. */
@@ -137,11 +126,11 @@ files('next to the snapshot under .serving/<snapshot>, never inside it; written 
   await loadSnapshot(dir)
   await committed(serving)
   assert.equal(fs.readdirSync(dir).sort(), before)
-  assert.equal(fs.readdirSync(serving).sort(), FILES)
-  const inodes = FILES.map((f) => fs.statSync(path.join(serving, f)).ino)
+  assert.equal(fs.readdirSync(serving).sort(), SERVING_FILES)
+  const inodes = SERVING_FILES.map((f) => fs.statSync(path.join(serving, f)).ino)
   await loadSnapshot(path.join(dir, '.'))
-  assert.equal(FILES.map((f) => fs.statSync(path.join(serving, f)).ino), inodes)
-  assert.equal(fs.readdirSync(serving).sort(), FILES)
+  assert.equal(SERVING_FILES.map((f) => fs.statSync(path.join(serving, f)).ino), inodes)
+  assert.equal(fs.readdirSync(serving).sort(), SERVING_FILES)
 })
 
 files('a truncated file or one of another build is written again', async () => {
