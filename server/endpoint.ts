@@ -87,13 +87,19 @@ export class Endpoint {
     if (admission) for (const name in admission.headers) call.headers[name] = admission.headers[name]
     if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
     const key = cacheKey(this.operation, call.event.url.search, call.snapshot)
+    // a key the doorkeeper has not seen cannot be in the cache (bodies are stored from a key's second miss on):
+    // its first request skips the lookup (a round trip with Redis), is built and not stored
+    if (!this.doorkeeper.admit(key)) {
+      call.headers['x-cache'] = 'MISS'
+      return respond(this.build(call, admission), call.headers)
+    }
     const cached = this.cacheGet(call, key)
     return cached instanceof Promise
       ? cached.then((body) => this.answerFromCache(call, admission, key, body))
       : this.answerFromCache(call, admission, key, cached)
   }
 
-  /** A hit is sent as stored; a miss is built, then stored when the doorkeeper has seen its key before. */
+  /** A hit is sent as stored; a miss is built and stored (its key has been asked before). */
   private answerFromCache(call: Call, admission: Admission | null, key: string, cached: Buffer | null): Response {
     call.headers['x-cache'] = cached === null ? 'MISS' : 'HIT'
     if (cached !== null) {
@@ -101,7 +107,7 @@ export class Endpoint {
       return respond(cached, call.headers)
     }
     const body = this.build(call, admission)
-    if (this.doorkeeper.admit(key)) this.cacheSet(call, key, body)
+    this.cacheSet(call, key, body)
     return respond(body, call.headers)
   }
 
