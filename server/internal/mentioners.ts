@@ -6,16 +6,16 @@
  * Two ways to the same answer:
  * - the scan: the target's mention rows inside the window (found by binary search; rows are newest first), authors
  *   deduplicated, filtered, and the rows up to the page put in order: O(rows in the window);
- * - the index, for targets with at least `KEEP_FROM_ROWS` mention rows, built on first use and kept per snapshot:
- *   the target's distinct tracked authors by the row of each one's newest mention of it, per row the author's next
- *   older row, and each `by` order asked for. An author is in a window when its newest row up to the window's end
- *   is at or after the window's start: authors whose newest row is after the end follow their older rows (O(rows
- *   after the end)), for the others the newest row decides, and those come in newest order, so the total is a
- *   binary search. Without filters the page is a walk of the kept `by` order from the requested end that stops once
- *   the page is full; with filters (the total counts every match), or when that walk would be long, the window's
- *   authors are collected as their places in the `by` order, which sort as plain numbers. The index answers when
- *   the window has at least as many rows as there are after it (rolling `days` windows, ranges up to today);
- *   ranges further in the past scan.
+ * - the index (`author_index.ts`), for targets with at least `KEEP_FROM_ROWS` mention rows, built on first use and
+ *   kept per snapshot: the target's distinct tracked authors by the row of each one's newest mention of it, per row
+ *   the author's next older row, and each `by` order asked for. An author is in a window when its newest row up to
+ *   the window's end is at or after the window's start: authors whose newest row is after the end follow their
+ *   older rows (O(rows after the end)), for the others the newest row decides, and those come in newest order, so
+ *   the total is a binary search. Without filters the page is a walk of the kept `by` order from the requested end
+ *   that stops once the page is full; with filters (the total counts every match), or when that walk would be long,
+ *   the window's authors are collected as their places in the `by` order, which sort as plain numbers. The index
+ *   answers when the window has at least as many rows as there are after it (rolling `days` windows, ranges up to
+ *   today); ranges further in the past scan.
  * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
  * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
  * account for the builds, freed with the snapshot. No index is started once a snapshot's indexes hold
@@ -27,9 +27,10 @@
 import { hasLabel } from '../rules/labels.ts'
 import { type PageRequest, pageRange } from '../rules/pagination.ts'
 import type { Mentions, Snapshot } from '../snapshot/types.ts'
+import { accountMarks } from './account_marks.ts'
+import { type AuthorIndex, authorScratch, firstOutside, keptAuthorIndexes, newestUpTo, rowsAfter } from './author_index.ts'
 import { firstInOrder } from './first_in_order.ts'
 import { KEEP_FROM_ROWS } from './mention_order.ts'
-import { accountMarks } from './account_marks.ts'
 
 export type MentionersBy = 'score' | 'followers'
 
@@ -57,30 +58,21 @@ export function mentionerPage(snapshot: Snapshot, target: number, query: Mention
     : scannedPage(snapshot, target, query)
 }
 
-/** The index answers targets with enough rows, for windows with at least as many rows as there are after them. */
-export function usesIndex(mentions: Mentions, target: number, startMs: number, endMs: number): boolean {
-  const first = mentions.offsets[target]
-  const last = mentions.offsets[target + 1]
-  if (last - first < KEEP_FROM_ROWS) return false
-  const afterEnd = rowsAfter(mentions, first, last, endMs) - first
-  const inWindow = rowsAfter(mentions, first, last, startMs - 1) - first - afterEnd
-  if (afterEnd > inWindow) return false
-  // a target not indexed yet gets its index while the snapshot's indexes stay within the budget, else the scan
-  const store = kept.get(mentions)
-  return !store || store.indexes.has(target) || store.bytes < MAX_INDEX_BYTES
-}
+/**
+ * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
+ * stay within about this much plus the `by` orders of the targets already indexed.
+ */
+const MAX_INDEX_BYTES = 64 * 2 ** 20
 
-/** The first row in [first, last) (newest first) whose time is at or before `ms`: rows before it are after `ms`. */
-function rowsAfter(mentions: Mentions, first: number, last: number, ms: number): number {
-  let low = first
-  let high = last
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if (mentions.epochSeconds[mid] * 1000 > ms) low = mid + 1
-    else high = mid
-  }
-  return low
-}
+const indexes = keptAuthorIndexes({
+  table: (snapshot) => snapshot.mentions,
+  counts: (snapshot, author) => author >= 0 && snapshot.accounts.isTracked[author] === 1,
+  fromRows: KEEP_FROM_ROWS,
+  maxBytes: MAX_INDEX_BYTES,
+})
+
+/** The index answers targets with enough rows, for windows with at least as many rows as there are after them. */
+export const usesIndex = indexes.usesIndex
 
 /** Every row of the window (`mentionerPage`'s other way, exported for tests). */
 export function scannedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
@@ -127,17 +119,6 @@ function descendingBy({ accounts: a }: Snapshot, by: MentionersBy): (x: number, 
   return (x, y) => value[y] - value[x] || x - y
 }
 
-/** The target's distinct tracked authors, by their newest mention of it (newest first). */
-interface MentionerIndex {
-  authors: Int32Array
-  /** Each author's newest row (target-relative): increasing. */
-  newestRow: Int32Array
-  /** Per target-relative row of a tracked author: that author's next older row, -1 for none. */
-  olderRow: Int32Array
-  /** Built on first use per `by`. */
-  orders: Map<MentionersBy, AuthorOrder>
-}
-
 /** One `by` order (descending) of an index's authors, in positions of the newest-first order and back. */
 interface AuthorOrder {
   /** `positions[place]` = newest-order position of the author at that place of the `by` order. */
@@ -146,53 +127,13 @@ interface AuthorOrder {
   places: Int32Array
 }
 
-/**
- * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
- * stay within about this much plus the `by` orders of the targets already indexed.
- */
-const MAX_INDEX_BYTES = 64 * 2 ** 20
+/** Per kept index, its `by` orders (descending), built on first use per `by`. */
+const ordersOf = new WeakMap<AuthorIndex, Map<MentionersBy, AuthorOrder>>()
 
-/** Per mention table (each belongs to one snapshot), per target, with the bytes they hold. */
-const kept = new WeakMap<Mentions, { indexes: Map<number, MentionerIndex>; bytes: number }>()
-
-function mentionerIndex(snapshot: Snapshot, target: number): MentionerIndex {
-  const { mentions, tweets, accounts: a } = snapshot
-  let store = kept.get(mentions)
-  if (!store) kept.set(mentions, (store = { indexes: new Map(), bytes: 0 }))
-  let index = store.indexes.get(target)
-  if (index) return index
-  const first = mentions.offsets[target]
-  const count = mentions.offsets[target + 1] - first
-  const olderRow = new Int32Array(count).fill(-1)
-  // oldest row first: each row of an author links to the one seen just before (older); `latest` ends at the newest
-  const seen = accountMarks(snapshot)
-  const latest = authorScratch(snapshot)
-  for (let p = count - 1; p >= 0; p--) {
-    const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
-    if (author < 0 || !a.isTracked[author]) continue
-    if (seen.marks[author] === seen.stamp) olderRow[p] = latest[author]
-    else seen.marks[author] = seen.stamp
-    latest[author] = p
-  }
-  // newest row first: the authors in order of their newest rows
-  const authorList: number[] = []
-  const rowList: number[] = []
-  for (let p = 0; p < count; p++) {
-    const author = tweets.authorIdx[mentions.tweetIdx[first + p]]
-    if (author < 0 || !a.isTracked[author] || latest[author] !== p) continue
-    authorList.push(author)
-    rowList.push(p)
-  }
-  const authors = Int32Array.from(authorList)
-  const newestRow = Int32Array.from(rowList)
-  index = { authors, newestRow, olderRow, orders: new Map() }
-  store.indexes.set(target, index)
-  store.bytes += olderRow.byteLength + authors.byteLength + newestRow.byteLength
-  return index
-}
-
-function authorOrder(snapshot: Snapshot, index: MentionerIndex, by: MentionersBy): AuthorOrder {
-  let order = index.orders.get(by)
+function authorOrder(snapshot: Snapshot, index: AuthorIndex, by: MentionersBy): AuthorOrder {
+  let orders = ordersOf.get(index)
+  if (!orders) ordersOf.set(index, (orders = new Map()))
+  let order = orders.get(by)
   if (order) return order
   const sorted = index.authors.slice().sort(descendingBy(snapshot, by))
   const positionOf = authorScratch(snapshot)
@@ -201,15 +142,15 @@ function authorOrder(snapshot: Snapshot, index: MentionerIndex, by: MentionersBy
   const places = new Int32Array(positions.length)
   for (let place = 0; place < positions.length; place++) places[positions[place]] = place
   order = { positions, places }
-  index.orders.set(by, order)
-  kept.get(snapshot.mentions)!.bytes += positions.byteLength + places.byteLength
+  orders.set(by, order)
+  indexes.grow(snapshot.mentions, positions.byteLength + places.byteLength)
   return order
 }
 
 /** From the kept index (`mentionerPage`'s other way, exported for tests: answers every window). */
 export function indexedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
   const { mentions } = snapshot
-  const index = mentionerIndex(snapshot, target)
+  const index = indexes.index(snapshot, target)
   const { startMs, request } = query
   const first = mentions.offsets[target]
   const afterEnd = rowsAfter(mentions, first, mentions.offsets[target + 1], query.endMs) - first
@@ -221,8 +162,7 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   const earlyIn: number[] = []
   let early = 0
   for (; early < index.authors.length && index.newestRow[early] < afterEnd; early++) {
-    let row = index.newestRow[early]
-    while (row !== -1 && row < afterEnd) row = index.olderRow[row]
+    const row = newestUpTo(index, early, afterEnd)
     if (row === -1 || !inWindow(row)) continue
     marked.marks[index.authors[early]] = marked.stamp
     earlyIn.push(early)
@@ -260,24 +200,3 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   }
   return { total: kept, authors: page }
 }
-
-/** The first position ≥ `from` of the increasing `rows` (newest first) whose row is not `inWindow`: binary search. */
-function firstOutside(rows: Int32Array, from: number, inWindow: (row: number) => boolean): number {
-  let low = from
-  let high = rows.length
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if (inWindow(rows[mid])) low = mid + 1
-    else high = mid
-  }
-  return low
-}
-
-/** Scratch per author for index builds (the latest row seen, then the position): valid only within one build. */
-const scratchOf = new WeakMap<Snapshot, Int32Array>()
-function authorScratch(snapshot: Snapshot): Int32Array {
-  let rows = scratchOf.get(snapshot)
-  if (!rows) scratchOf.set(snapshot, (rows = new Int32Array(snapshot.accounts.platformId.length)))
-  return rows
-}
-
