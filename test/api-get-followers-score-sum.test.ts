@@ -1,5 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { scannedScoreSum, summedByLabels } from '../server/internal/label_sums.ts'
+import { labelSet } from '../server/rules/labels.ts'
 import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { setup } from './_setup.ts'
@@ -92,6 +94,38 @@ ScoreSum('friend records :: a friend-only target has empty tags and categories',
   assert.is(res.body.success, true)
   assert.equal([res.body.tags, res.body.categories], [[], []])
   await assertMatchesOpenApi('get_followers_score_sum', res)
+})
+
+ScoreSum('sums by label :: for every target and filter, the kept sums by label combination answer as the scan', async () => {
+  const { server } = await setup()
+  const snapshot = server.snapshots.current
+  const { offsets } = snapshot.smartFollowers
+  const tagIds = snapshot.tags.map((t) => t.id)
+  const categoryIds = snapshot.categories.map((c) => c.id)
+  // single ids, pairs, ids past the masks' ranges and ids nobody has, categories and tags alone and together
+  const filters: [number[] | null, number[] | null][] = [
+    ...categoryIds.map((id): [number[], null] => [[id], null]),
+    ...tagIds.map((id): [null, number[]] => [null, [id]]),
+    [[1, 7], null],
+    [null, [tagIds[0], tagIds.at(-1)!, 40, 63, 64, 999]],
+    [[1, 7, 32, 999], [tagIds[1], 33, 5000]],
+    [[-1], null],
+    [categoryIds, tagIds],
+  ]
+  let cases = 0
+  let nonZero = 0
+  for (let target = 0; target < snapshot.accounts.count; target++) {
+    if (offsets[target + 1] === offsets[target]) continue
+    for (const [categories, tags] of filters) {
+      const c = categories && labelSet(categories)
+      const t = tags && labelSet(tags)
+      const scanned = Math.round(scannedScoreSum(snapshot, target, c, t) * 100) / 100
+      assert.is(Math.round(summedByLabels(snapshot, target, c, t) * 100) / 100, scanned, `target ${target} ${categories} ${tags}`)
+      cases++
+      if (scanned > 0) nonZero++
+    }
+  }
+  assert.ok(cases > 500 && nonZero > cases / 10, `${cases} cases, ${nonZero} with a sum`)
 })
 
 accountResolutionCases(ScoreSum, 'get_followers_score_sum', 'fallback')

@@ -1,10 +1,10 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
+import { filteredScoreSum } from '../internal/label_sums.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
-import { hasAnyLabel, labelSet, type LabelSet } from '../rules/labels.ts'
+import { labelSet } from '../rules/labels.ts'
 import { idListParameter, readIdList } from '../rules/lists.ts'
-import type { Snapshot } from '../snapshot/types.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../schema.ts'
 
 export default defineOperation({
@@ -36,7 +36,7 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const categoryIds = readIdList(query, 'category_ids')
     const tagIds = readIdList(query, 'tag_ids')
-    // unfiltered sums are precomputed at load; filters scan the target's followers
+    // unfiltered sums are precomputed at load; filtered ones come from the sums by label combination or a scan
     const sum =
       categoryIds || tagIds
         ? filteredScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
@@ -54,18 +54,3 @@ export default defineOperation({
     }
   },
 })
-
-/** Scores of the smart followers having any of `categoryIds` (when set) and any of `tagIds` (when set). */
-function filteredScoreSum(snapshot: Snapshot, target: number, categoryIds: LabelSet | null, tagIds: LabelSet | null) {
-  const { smartFollowers: sf, accountCategories, accountTags } = snapshot
-  const scores = snapshot.accounts.platformScore
-  const end = sf.offsets[target + 1]
-  let sum = 0
-  for (let r = sf.offsets[target]; r < end; r++) {
-    const f = sf.followerIdx[r]
-    if (categoryIds && !hasAnyLabel(accountCategories, f, categoryIds)) continue
-    if (tagIds && !hasAnyLabel(accountTags, f, tagIds)) continue
-    sum += scores[f]
-  }
-  return sum
-}
