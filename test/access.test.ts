@@ -377,6 +377,31 @@ embedded('files :: every write is a temp file renamed into place: none left over
   assert.is(counters[`quota:${userId}`].count, 200)
 })
 
+embedded('unreadable record :: a failed read fails the requests of that moment and is never kept as the account', async () => {
+  const store = embeddedStore()
+  const writer = await createServices(store.config())
+  const { userId } = await writer.admin.createAccount({})
+  const { key } = await writer.admin.createKey(userId, 'main')
+  await writer.close()
+  // a symlink to itself: reading it fails with ELOOP, which unstorage's fs driver returns as the item's value
+  const record = path.join(store.config().dataDir, 'access', 'accounts', String(userId))
+  const saved = fs.readFileSync(record)
+  fs.rmSync(record)
+  fs.symlinkSync(record, record)
+  const services = await createServices(store.config())
+  const failed = await Promise.allSettled(Array.from({ length: 50 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  for (const outcome of failed) {
+    assert.is(outcome.status, 'rejected')
+    assert.match(String((outcome as PromiseRejectedResult).reason), `storage item access:accounts:${userId} could not be read`)
+  }
+  fs.rmSync(record)
+  fs.writeFileSync(record, saved)
+  const admitted = await Promise.all(Array.from({ length: 200 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  assert.ok(admitted.every((admission) => admission.userId === userId))
+  assert.is((await services.admin.usage(userId)).quota.used, 200)
+  await services.close()
+})
+
 embedded.run()
 
 const scaleOut = suite<{ store: Store & { url: string }; services: AccessServices }>('access [redis] scale-out')

@@ -30,12 +30,16 @@ const keyItem = (hash: string) => `access:keys:${hash}`
 
 /**
  * Accounts and the key index on unstorage, with a short-lived in-process copy so a request rarely waits on storage:
- * what this process knows is returned at once, the rest is read (a promise).
+ * what this process knows is returned at once, the rest is read (a promise). Requests that need the same record
+ * while it is being read share that one read: an account's copy expiring under load costs one storage read, not one
+ * per request in flight.
  */
 export class AccountRecords {
   /** A key's account never changes (revocation lives on the account), so found entries are kept for good. */
   private readonly accountOfKey = new Map<string, number>()
   private readonly accounts = new Map<number, { record: AccountRecord; until: number }>()
+  private readonly readingKeys = new Map<string, Promise<number | null>>()
+  private readonly readingAccounts = new Map<number, Promise<AccountRecord | null>>()
 
   constructor(private readonly storage: Storage) {}
 
@@ -64,21 +68,56 @@ export class AccountRecords {
     this.accountOfKey.set(hash, userId)
   }
 
-  private async readUserIdOfKey(hash: string): Promise<number | null> {
-    const stored = await this.storage.getItem<number>(keyItem(hash))
-    if (stored === null) return null
-    this.accountOfKey.set(hash, Number(stored))
-    return Number(stored)
+  private readUserIdOfKey(hash: string): Promise<number | null> {
+    return singleFlight(this.readingKeys, hash, async () => {
+      const stored = checked(await this.storage.getItem<unknown>(keyItem(hash)), keyItem(hash), isUserId)
+      if (stored === null) return null
+      this.accountOfKey.set(hash, Number(stored))
+      return Number(stored)
+    })
   }
 
-  private async readAccount(userId: number): Promise<AccountRecord | null> {
-    const record = await this.storage.getItem<AccountRecord>(accountItem(userId))
-    if (record) this.accounts.set(userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
-    return record
+  private readAccount(userId: number): Promise<AccountRecord | null> {
+    return singleFlight(this.readingAccounts, userId, async () => {
+      const record = checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
+      if (record) this.accounts.set(userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
+      return record
+    })
   }
 
   async userIds(): Promise<number[]> {
     const keys = await this.storage.getKeys('access:accounts')
     return keys.map((key) => Number(key.slice(key.lastIndexOf(':') + 1))).sort((a, b) => a - b)
   }
+}
+
+/** The running read under `key`, or a new one that leaves `running` when it settles. */
+function singleFlight<K, T>(running: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
+  let pending = running.get(key)
+  if (!pending) {
+    pending = read().finally(() => running.delete(key))
+    running.set(key, pending)
+  }
+  return pending
+}
+
+/**
+ * A stored value, or an error naming the item when it is not what was written. unstorage's fs drivers answer a
+ * failed read other than "not found" (EMFILE, ELOOP, EACCES…) with the error object as the item's value: it must
+ * fail this request, never be kept as a record.
+ */
+function checked<T>(value: unknown, item: string, isValid: (value: unknown) => value is T): T | null {
+  if (value === null || value === undefined) return null
+  if (isValid(value)) return value
+  const reason = value instanceof Error ? value.message : `unexpected value of type ${typeof value}`
+  throw new Error(`storage item ${item} could not be read: ${reason}`)
+}
+
+function isUserId(value: unknown): value is number | string {
+  return (typeof value === 'number' || typeof value === 'string') && Number.isSafeInteger(Number(value))
+}
+
+function isAccountRecord(value: unknown): value is AccountRecord {
+  const record = value as AccountRecord
+  return typeof value === 'object' && !(value instanceof Error) && Number.isSafeInteger(record.userId) && Array.isArray(record.keys) && typeof record.plan === 'object'
 }
