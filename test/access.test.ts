@@ -130,6 +130,17 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.is(await outcome(() => ctx.services.access.admit(lowercase, 'api-limits')), 'ok')
   })
 
+  test('auth :: a key admitted a moment ago is refused at once after its revocation or its account’s deactivation', async (ctx) => {
+    const { access, admin } = ctx.services
+    const first = await account(ctx, {}, ['main'])
+    const second = await account(ctx, {}, ['main'])
+    for (const { key } of [first, second]) assert.is(await outcome(() => access.admit(credentials({ header: key }), 'api-get-alpha')), 'ok')
+    await admin.revokeKey(first.userId, 'main')
+    await admin.setApiAccess(second.userId, false)
+    assert.is((await refusal(() => access.admit(credentials({ header: first.key }), 'api-get-alpha'))).code, 'api_key_revoked')
+    assert.is((await refusal(() => access.admit(credentials({ header: second.key }), 'api-get-alpha'))).code, 'api_access_deactivated')
+  })
+
   test('auth :: missing, invalid, revoked and deactivated keys through all three methods, counting nothing', async (ctx) => {
     const { access, admin } = ctx.services
     const revoked = await account(ctx, {}, ['old', 'new'])
@@ -400,6 +411,20 @@ embedded('unreadable record :: a failed read fails the requests of that moment a
   assert.ok(admitted.every((admission) => admission.userId === userId))
   assert.is((await services.admin.usage(userId)).quota.used, 200)
   await services.close()
+})
+
+embedded('unreadable counters :: the store refuses to open rather than start from zero and overwrite the saved counts', async () => {
+  const store = embeddedStore()
+  const dataDir = store.config().dataDir
+  fs.mkdirSync(dataDir, { recursive: true })
+  const counters = path.join(dataDir, 'counters.json')
+  fs.symlinkSync(counters, counters)
+  const opened = await createServices(store.config()).then(
+    (services) => services.close().then(() => 'opened'),
+    (error: Error) => error.message,
+  )
+  assert.match(opened, /counters\.json in the data directory could not be read/)
+  assert.ok(fs.lstatSync(counters).isSymbolicLink())
 })
 
 embedded.run()

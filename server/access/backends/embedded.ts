@@ -64,14 +64,17 @@ class EmbeddedCounters implements Counters {
 
   static async open(storage: Storage): Promise<EmbeddedCounters> {
     const saved = (await storage.getItem<Record<string, Window>>(COUNTERS_ITEM)) ?? {}
-    if (typeof saved !== 'object') throw new Error(`${COUNTERS_ITEM} in the data directory is not a JSON object`)
+    // (unstorage's fs driver answers a failed read other than "not found" with the error as the value: starting from
+    // no counts would then overwrite the saved ones)
+    if (saved instanceof Error) throw new Error(`${COUNTERS_ITEM} in the data directory could not be read: ${saved.message}`)
+    if (typeof saved !== 'object' || Array.isArray(saved)) throw new Error(`${COUNTERS_ITEM} in the data directory is not a JSON object`)
     return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
   }
 
   count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): CountResult {
     const now = Date.now()
-    const quotaKey = `quota:${userId}`
-    const rateKey = `rate:${userId}:${bucket}:${rateWindowMs}`
+    const quotaKey = this.quotaKey(userId)
+    const rateKey = this.rateKey(userId, bucket, rateWindowMs)
     const quota = this.windowAt(quotaKey, QUOTA_WINDOW_MS, now)
     const rate = this.windowAt(rateKey, rateWindowMs, now)
     const outcome = quota.count >= quotaTotal ? 'quota_exceeded' : rate.count >= rateTotal ? 'rate_limited' : 'admitted'
@@ -102,6 +105,22 @@ class EmbeddedCounters implements Counters {
     clearInterval(this.timer)
     if (this.dirty) this.flush()
     await this.flushing
+  }
+
+  /** The names of an account's windows, made once (a new string per request would be built and hashed each time). */
+  private readonly names = new Map<number, { quota: string; rates: Map<string, { windowMs: number; name: string }> }>()
+
+  private quotaKey(userId: number): string {
+    let names = this.names.get(userId)
+    if (!names) this.names.set(userId, (names = { quota: `quota:${userId}`, rates: new Map() }))
+    return names.quota
+  }
+
+  private rateKey(userId: number, bucket: string, windowMs: number): string {
+    const rates = this.names.get(userId)!.rates
+    let rate = rates.get(bucket)
+    if (rate?.windowMs !== windowMs) rates.set(bucket, (rate = { windowMs, name: `rate:${userId}:${bucket}:${windowMs}` }))
+    return rate.name
   }
 
   /** The window under `key` at `now`, counted in place: the stored one while it runs, else a new empty one. */
