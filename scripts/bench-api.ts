@@ -5,7 +5,7 @@
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
  * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
  * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
- * overhead, the server's ready time and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
+ * overhead, the server's ready time (and the end of its warm-up, after which each load starts) and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
  * folder (from --raw, or from freshly generated raw data) and reused the same day.
  * `--profile DIR` writes a V8 CPU profile of each of our two servers (`node --cpu-prof`, open in Chrome DevTools or
  * read its self times) covering the whole run, one operation after another; the main thread's file ends in
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }
     const health = (await (await fetch(`${full.url}healthz`)).json()) as Memory
-    report(scale, baseline, rows, full.readyMs, health)
+    report(scale, baseline, rows, full, health)
   } finally {
     // SIGINT lets a profiled server exit normally, which writes its profile
     await Promise.all([hello, bare, full].map(stop))
@@ -136,7 +136,7 @@ type Measured = AutocannonResult & { cpuUs: number }
  */
 type Memory = { rss_bytes: number; heap_used_bytes: number; array_buffers_bytes: number }
 
-function report(scale: string, baseline: Measured, rows: { op: string; withoutAccess: Measured | null; withAccess: Measured }[], readyMs: number, memory: Memory): void {
+function report(scale: string, baseline: Measured, rows: { op: string; withoutAccess: Measured | null; withAccess: Measured }[], server: Pick<Spawned, 'readyMs' | 'warmedMs'>, memory: Memory): void {
   const base = baseline.requests.average
   const cell = (r: Measured) =>
     [Math.round(r.requests.average), r.latency.p50, r.latency.p99, (r.requests.average / base).toFixed(2), Math.round(r.cpuUs), (baseline.cpuUs / r.cpuUs).toFixed(2)]
@@ -160,7 +160,7 @@ function report(scale: string, baseline: Measured, rows: { op: string; withoutAc
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
   lines.push(
     '',
-    `server ready in ${(readyMs / 1000).toFixed(1)} s; after the run RSS ${mib(memory.rss_bytes)} (JS heap ${mib(memory.heap_used_bytes)}, typed arrays and Buffers ${mib(memory.array_buffers_bytes)})`,
+    `server ready in ${(server.readyMs / 1000).toFixed(1)} s, warm-up done at ${(server.warmedMs / 1000).toFixed(1)} s; after the run RSS ${mib(memory.rss_bytes)} (JS heap ${mib(memory.heap_used_bytes)}, typed arrays and Buffers ${mib(memory.array_buffers_bytes)})`,
   )
   process.stdout.write(lines.join('\n') + '\n')
 }
@@ -236,9 +236,11 @@ interface Spawned {
   url: string
   key: string
   readyMs: number
+  /** Until the end of the snapshot's warm-up (equal to `readyMs` for hello-world). */
+  warmedMs: number
 }
 
-/** Start one server in its own process; it prints one JSON line `{url, key, readyMs}` when listening. */
+/** Start one server in its own process; it prints one JSON line `{url, key, readyMs, warmedMs}` once warm. */
 function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
   const script = fileURLToPath(import.meta.url)
   const profile = values.profile && kind !== 'hello' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
@@ -272,7 +274,8 @@ async function runChild(kind: string): Promise<void> {
   if (kind === 'hello') {
     const app = new H3().get('/', () => ({ hello: 'world' }))
     const listener = await listen(toNodeHandler(app), { port: 0, hostname: '127.0.0.1', showURL: false })
-    process.stdout.write(JSON.stringify({ url: listener.url, key: '', readyMs: Date.now() - started }) + '\n')
+    const readyMs = Date.now() - started
+    process.stdout.write(JSON.stringify({ url: listener.url, key: '', readyMs, warmedMs: readyMs }) + '\n')
     return
   }
   const config = {
@@ -291,5 +294,8 @@ async function runChild(kind: string): Promise<void> {
     key = (await services.admin.createKey(account.userId, 'bench')).key
   }
   const server = await startServer(config, services)
-  process.stdout.write(JSON.stringify({ url: server.url, key, readyMs: Date.now() - started }) + '\n')
+  const readyMs = Date.now() - started
+  // measured once warm: what a server serves from the end of its warm-up on (it answers during it, see warm.ts)
+  await server.snapshots.warmed
+  process.stdout.write(JSON.stringify({ url: server.url, key, readyMs, warmedMs: Date.now() - started }) + '\n')
 }

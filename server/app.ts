@@ -8,6 +8,7 @@ import { H3 } from 'h3'
 import type { AccessControl, ResponseCache } from './access/index.ts'
 import { Endpoint, JSON_TYPE, requestIds } from './endpoint.ts'
 import { Doorkeeper } from './internal/doorkeeper.ts'
+import { warmReport } from './internal/warm.ts'
 import type { LookupRecorder } from './lookups.ts'
 import { buildOpenApi } from './openapi.ts'
 import { operationPath, type Operation } from './operation.ts'
@@ -36,12 +37,15 @@ export function createApp(options: AppOptions): H3 {
   app.get('/healthz', () => {
     const s = options.snapshots.current
     const memory = process.memoryUsage()
+    const warm = warmReport(s)
     return {
       ready: true,
       snapshot_id: s.id,
       snapshot_date: s.date,
       loaded_at: s.loadedAt.toISOString(),
       load_ms: s.loadMs,
+      // the kept per-snapshot structures built ahead of requests (null: no warm-up)
+      warm: warm && { complete: warm.complete, ms: warm.ms, built: warm.built },
       rss_bytes: memory.rss,
       // the JS heap, and the memory of typed arrays and Buffers (the snapshot's columns, cached bodies)
       heap_used_bytes: memory.heapUsed,

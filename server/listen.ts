@@ -12,6 +12,7 @@ import type { AccessServices } from './access/index.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { LookupRecorder } from './lookups.ts'
+import { warmSnapshot } from './internal/warm.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
 
 export interface RunningServer {
@@ -26,7 +27,7 @@ export interface RunningServer {
 /** `services` null = no auth, limits or cache (the benchmark's baseline only). */
 export async function startServer(config: ServerConfig, services: AccessServices | null): Promise<RunningServer> {
   const started = Date.now()
-  const snapshots = await CurrentSnapshot.open(config.snapshotsDir)
+  const snapshots = await CurrentSnapshot.open(config.snapshotsDir, { warm: (snapshot, wanted) => warmSnapshot(snapshot, { wanted }) })
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)
   const lookups = config.lookupsDir === null ? undefined : new LookupRecorder(config.lookupsDir)
   const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache, lookups })
@@ -50,6 +51,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     server: listener.server as Server,
     async close() {
       stopWatching()
+      await snapshots.close()
       await listener.close()
       await lookups?.close()
     },

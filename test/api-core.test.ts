@@ -180,7 +180,7 @@ Pipeline('errors :: an unexpected exception is server_error "Unexpected error…
 
 const Reload = suite('snapshot reload')
 
-Reload('reload :: a new current snapshot is switched in; a broken one is logged and the old one keeps serving', async () => {
+Reload('reload :: a new current snapshot is warmed, then switched in; a broken one is logged and the old one keeps serving', async () => {
   const env = await setup()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-reload-'))
   const copy = (id: string) => {
@@ -202,6 +202,8 @@ Reload('reload :: a new current snapshot is switched in; a broken one is logged 
     point(copy(`${env.today}_second`))
     assert.is(await server.snapshots.refresh(), true)
     assert.is(await health(), `${env.today}_second`)
+    // warmed before it served its first request
+    assert.is((await request(server.url, env.key, '/healthz')).body.warm.complete, true)
     const res = await request(server.url, env.key, 'get_categories')
     assert.is(res.headers.get('x-snapshot-id'), `${env.today}_second`)
     const broken = copy(`${env.today}_broken`)

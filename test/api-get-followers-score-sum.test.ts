@@ -1,10 +1,15 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { scannedScoreSum, summedByLabels } from '../server/internal/label_sums.ts'
+import path from 'node:path'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { readScoreSum, scannedScoreSum, summedByCategories, summedByLabels } from '../server/internal/label_sums.ts'
+import { loadSnapshot } from '../server/snapshot/load.ts'
+import type { Snapshot } from '../server/snapshot/types.ts'
 import { labelSet } from '../server/rules/labels.ts'
 import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { setup } from './_setup.ts'
+import { BUILD_DATE, baseRaw, id, tempDir, writeRaw } from './_fixtures.ts'
 
 const ScoreSum = suite('get_followers_score_sum')
 
@@ -96,14 +101,40 @@ ScoreSum('friend records :: a friend-only target has empty tags and categories',
   await assertMatchesOpenApi('get_followers_score_sum', res)
 })
 
-ScoreSum('sums by label :: for every target and filter, the kept sums by label combination answer as the scan', async () => {
+/**
+ * Every target with followers × `filters`: the kept sums by category (category filters) and by label combination,
+ * and the read of the stored rows each give the scan's sum (rounded to cents, as answered). Returns how many cases,
+ * and how many with a sum.
+ */
+function compareWays(snapshot: Snapshot, filters: [number[] | null, number[] | null][]): { cases: number; nonZero: number } {
+  const { offsets } = snapshot.smartFollowers
+  let cases = 0
+  let nonZero = 0
+  const cents = (sum: number) => Math.round(sum * 100) / 100
+  for (let target = 0; target < snapshot.accounts.count; target++) {
+    if (offsets[target + 1] === offsets[target]) continue
+    for (const [categories, tags] of filters) {
+      const c = categories && labelSet(categories)
+      const t = tags && labelSet(tags)
+      const scanned = cents(scannedScoreSum(snapshot, target, c, t))
+      const label = `target ${target} ${categories} ${tags}`
+      assert.is(cents(summedByLabels(snapshot, target, c, t)), scanned, `sums by label: ${label}`)
+      if (c && !t) assert.is(cents(summedByCategories(snapshot, target, c)), scanned, `sums by category: ${label}`)
+      assert.is(readScoreSum(snapshot, target, c, t), scannedScoreSum(snapshot, target, c, t), `stored rows: ${label}`)
+      cases++
+      if (scanned > 0) nonZero++
+    }
+  }
+  return { cases, nonZero }
+}
+
+ScoreSum('ways :: for every target and filter, the kept sums by category and by label combination and the stored rows answer as the scan', async () => {
   const { server } = await setup()
   const snapshot = server.snapshots.current
-  const { offsets } = snapshot.smartFollowers
   const tagIds = snapshot.tags.map((t) => t.id)
   const categoryIds = snapshot.categories.map((c) => c.id)
   // single ids, pairs, ids past the masks' ranges and ids nobody has, categories and tags alone and together
-  const filters: [number[] | null, number[] | null][] = [
+  const { cases, nonZero } = compareWays(snapshot, [
     ...categoryIds.map((id): [number[], null] => [[id], null]),
     ...tagIds.map((id): [null, number[]] => [null, [id]]),
     [[1, 7], null],
@@ -111,21 +142,32 @@ ScoreSum('sums by label :: for every target and filter, the kept sums by label c
     [[1, 7, 32, 999], [tagIds[1], 33, 5000]],
     [[-1], null],
     [categoryIds, tagIds],
-  ]
-  let cases = 0
-  let nonZero = 0
-  for (let target = 0; target < snapshot.accounts.count; target++) {
-    if (offsets[target + 1] === offsets[target]) continue
-    for (const [categories, tags] of filters) {
-      const c = categories && labelSet(categories)
-      const t = tags && labelSet(tags)
-      const scanned = Math.round(scannedScoreSum(snapshot, target, c, t) * 100) / 100
-      assert.is(Math.round(summedByLabels(snapshot, target, c, t) * 100) / 100, scanned, `target ${target} ${categories} ${tags}`)
-      cases++
-      if (scanned > 0) nonZero++
-    }
-  }
+  ])
   assert.ok(cases > 500 && nonZero > cases / 10, `${cases} cases, ${nonZero} with a sum`)
+})
+
+ScoreSum('ways :: followers with category ids past 31 and tag ids past 62 are checked on their labels', async () => {
+  // the hand-made fixture, with labels on either side of the masks' edges for accounts that follow several targets
+  const raw = baseRaw()
+  raw['categories.parquet'].push([31, 'Edge'], [32, 'Past the mask'], [40, 'Far'])
+  raw['tags.parquet'].push([31, 'Low edge', 1], [32, 'High start', 1], [62, 'High edge', 2], [63, 'Past', 2], [70, 'Far', 2])
+  raw['account_categories.parquet'].push([id(1), 32], [id(4), 40], [id(5), 31], [id(2), 40])
+  raw['account_tags.parquet'].push([id(1), 63], [id(2), 62], [id(5), 31], [id(5), 32], [id(6), 70], [id(4), 62])
+  const snapshots = tempDir('score-sum-far')
+  await buildSnapshot({ rawDir: await writeRaw(tempDir('score-sum-far-raw'), raw), snapshotsDir: snapshots, date: BUILD_DATE })
+  const snapshot = await loadSnapshot(path.join(snapshots, 'current'))
+  const { tagsHigh } = snapshot.smartFollowers.followerLabels
+  const flagged = [...tagsHigh.read(0, tagsHigh.rows)].filter((mask) => mask >= 2 ** 31).length
+  assert.ok(flagged >= 2 && flagged < tagsHigh.rows, `${flagged} of ${tagsHigh.rows} smart-follower rows flagged`)
+  const ids = (...list: number[]) => list
+  const { cases, nonZero } = compareWays(snapshot, [
+    ...[1, 7, 31, 32, 40, 999].map((c): [number[], null] => [[c], null]),
+    ...[10, 20, 31, 32, 62, 63, 70].map((t): [null, number[]] => [null, [t]]),
+    [ids(1, 40), ids(10, 63)],
+    [ids(32), ids(62, 70)],
+    [ids(2, 31), ids(20, 32)],
+  ])
+  assert.ok(cases >= 40 && nonZero >= 10, `${cases} cases, ${nonZero} with a sum`)
 })
 
 accountResolutionCases(ScoreSum, 'get_followers_score_sum', 'fallback')

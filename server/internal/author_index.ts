@@ -33,6 +33,10 @@ export interface KeptAuthorIndexes {
   index(snapshot: Snapshot, target: number): AuthorIndex
   /** Counts `bytes` more held for the table's indexes (what a user keeps beside them). */
   grow(mentions: Mentions, bytes: number): void
+  /** The targets worth an index, most rows first (the warm-up's order: the budget goes to the busiest). */
+  warmTargets(snapshot: Snapshot): Int32Array
+  /** Build the target's index ahead of requests; false once the budget is spent (nothing built). */
+  warm(snapshot: Snapshot, target: number): AuthorIndex | null
 }
 
 export interface AuthorIndexOptions {
@@ -75,7 +79,26 @@ export function keptAuthorIndexes({ table, counts, fromRows, maxBytes }: AuthorI
     grow(mentions, bytes) {
       kept.get(mentions)!.bytes += bytes
     },
+    warmTargets(snapshot) {
+      return busiestFirst(table(snapshot).offsets, fromRows)
+    },
+    warm(snapshot, target) {
+      const store = kept.get(table(snapshot))
+      if (store && !store.indexes.has(target) && store.bytes >= maxBytes) return null
+      return this.index(snapshot, target)
+    },
   }
+}
+
+/**
+ * The targets of a CSR table (`offsets`) with at least `fromRows` rows, most rows first (ties: lower target first).
+ * @example busiestFirst(snapshot.smartFollowers.offsets, 4096) // Int32Array [target with most followers, …]
+ */
+export function busiestFirst(offsets: Int32Array, fromRows: number): Int32Array {
+  const targets: number[] = []
+  for (let t = 0; t + 1 < offsets.length; t++) if (offsets[t + 1] - offsets[t] >= fromRows) targets.push(t)
+  const rows = (t: number) => offsets[t + 1] - offsets[t]
+  return Int32Array.from(targets.sort((a, b) => rows(b) - rows(a) || a - b))
 }
 
 function buildIndex(snapshot: Snapshot, mentions: Mentions, target: number, counts: (author: number) => boolean): AuthorIndex {

@@ -44,6 +44,13 @@ const indexes = keptAuthorIndexes({
   maxBytes: MAX_INDEX_BYTES,
 })
 
+/** The warm-up's part: indexes, most smart-mention rows first, within the budget. */
+export const smartMentionsWarmer = {
+  name: 'smart_mention_indexes',
+  targets: (snapshot: Snapshot) => indexes.warmTargets(snapshot),
+  build: (snapshot: Snapshot, target: number): boolean => indexes.warm(snapshot, target) !== null,
+}
+
 /** Whether the index answers the windows ending at `endMs` (else the scan); exported for tests. */
 export function usesIndex(snapshot: Snapshot, target: number, endMs: number): boolean {
   const widest = ALLOWED_DAYS[ALLOWED_DAYS.length - 1]

@@ -1,9 +1,10 @@
 /**
  * The snapshot being served, following `<snapshotsDir>/current`. A new target of the pointer is loaded in the
- * background and swapped in atomically; a request keeps the snapshot it started with (it reads `current` once).
- * A snapshot that fails to load is logged and the previous one keeps serving.
+ * background, warmed (`warm`, optional) and swapped in atomically; a request keeps the snapshot it started with (it
+ * reads `current` once). A snapshot that fails to load is logged and the previous one keeps serving. The first
+ * snapshot serves as soon as it is loaded and is warmed meanwhile.
  *
- * @example const store = await CurrentSnapshot.open('./snapshots'); const stop = store.watch(5); store.current.id
+ * @example const store = await CurrentSnapshot.open('./snapshots', { warm: (s, wanted) => warmSnapshot(s, { wanted }) }); store.watch(5)
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -16,22 +17,30 @@ export interface SnapshotSource {
   readonly current: Snapshot
 }
 
+/** Work done on a loaded snapshot before it serves (after, for the first one); `wanted()` turns false once replaced. */
+export type WarmSnapshot = (snapshot: Snapshot, wanted: () => boolean) => Promise<unknown>
+
 export class CurrentSnapshot implements SnapshotSource {
   #current: Snapshot
   #loading: Promise<boolean> | null = null
   /** A target that failed to load is not retried until the pointer moves again. */
   #failed: string | null = null
+  /** The first snapshot's warm-up, running while it serves. */
+  readonly warmed: Promise<void>
+  #closed = false
 
   private constructor(
     readonly snapshotsDir: string,
     first: Snapshot,
+    private readonly warmUp: WarmSnapshot | undefined,
   ) {
     this.#current = first
+    this.warmed = this.#warm(first, () => !this.#closed && this.#current === first)
   }
 
-  /** Load `<snapshotsDir>/current` (fails when there is none or it cannot be loaded). */
-  static async open(snapshotsDir: string): Promise<CurrentSnapshot> {
-    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(path.join(snapshotsDir, 'current')))
+  /** Load `<snapshotsDir>/current` (fails when there is none or it cannot be loaded); it serves while `warm` runs. */
+  static async open(snapshotsDir: string, options: { warm?: WarmSnapshot } = {}): Promise<CurrentSnapshot> {
+    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(path.join(snapshotsDir, 'current')), options.warm)
   }
 
   get current(): Snapshot {
@@ -55,6 +64,7 @@ export class CurrentSnapshot implements SnapshotSource {
     if (target === this.#current.dir || target === this.#failed) return false
     try {
       const next = await loadSnapshot(target)
+      await this.#warm(next, () => true)
       const previous = this.#current.id
       this.#current = next
       log.info('snapshot.switched', { from: previous, to: next.id, load_ms: next.loadMs })
@@ -64,6 +74,21 @@ export class CurrentSnapshot implements SnapshotSource {
       log.error('snapshot.load_failed', { dir: target, error: String(error), serving: this.#current.id })
       return false
     }
+  }
+
+  /** A warm-up that fails is logged: the snapshot serves anyway (what it would have built is built on first use). */
+  async #warm(snapshot: Snapshot, wanted: () => boolean): Promise<void> {
+    try {
+      await this.warmUp?.(snapshot, wanted)
+    } catch (error) {
+      log.error('snapshot.warm_failed', { snapshot_id: snapshot.id, error: error instanceof Error ? error.stack : String(error) })
+    }
+  }
+
+  /** Stop the warm-up at its next pause (the server is stopping). */
+  async close(): Promise<void> {
+    this.#closed = true
+    await this.warmed
   }
 
   /** Poll the pointer every `seconds` and on SIGHUP; returns a function that stops watching. */

@@ -283,7 +283,9 @@ export async function loadWorkerPart({ dir, sidecars, owner, part }: WorkerInput
     const n = await step(`${part}.accounts`, (c) => countRows(c, file('accounts.parquet')))
     if (part === 'graph') {
       const [smartFollowers, categorizedCounts, mentions] = await Promise.all([
-        step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'), input)),
+        step('smartFollowers', (c) =>
+          loadSmartFollowers(c, n, file('smart_followers.parquet'), input, { categories: file('account_categories.parquet'), tags: file('account_tags.parquet') }),
+        ),
         step('categorizedCounts', async (c) => (await loadCsr(c, n, file('categorized_followers_count.parquet'), input, CATEGORIZED_COUNTS)) as unknown as CategorizedCounts),
         step('mentions', async (c) => (await loadCsr(c, n, file('mentions.parquet'), input, mentionsSpec('mentions.bin'))) as unknown as Mentions),
       ])
@@ -495,8 +497,16 @@ async function cachedTable<T extends Record<string, AnyArray>>(
   }
 }
 
-/** Smart followers as they cross from the worker: `subscribed_at` (read for a page only) stays in the sidecar. */
-type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs'> & { sidecar: SidecarRef }
+/** Smart followers as they cross from the worker: the columns read per request stay in the sidecar. */
+type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs' | 'followerLabels'> & { sidecar: SidecarRef }
+
+/** The sidecar columns of each row's follower: score and label masks (see `SmartFollowers.followerLabels`). */
+const FOLLOWER_LABELS = {
+  score: 'follower_score',
+  categories: 'follower_category_mask',
+  tagsLow: 'follower_tag_mask_low',
+  tagsHigh: 'follower_tag_mask_high',
+} as const satisfies Record<keyof SmartFollowers['followerLabels'], string>
 
 /** The sidecar columns of `subscribed_at` (epoch ms) by order: row order (score), then the other two positions. */
 const SUBSCRIBED_AT_MS = {
@@ -510,6 +520,7 @@ async function loadSmartFollowers(
   owners: number,
   source: string,
   sidecars: Sidecars,
+  labels: { categories: string; tags: string },
 ): Promise<LoadedSmartFollowers> {
   const count = await countRows(conn, source)
   const rows = { type: 'i32', rows: count } as const
@@ -523,8 +534,16 @@ async function loadSmartFollowers(
       rowBySubscribed: rows,
       scoreSum: { type: 'f64', rows: owners },
     },
-    Object.values(SUBSCRIBED_AT_MS).map((name) => ({ name, type: 'f64', rows: count })),
+    [
+      ...Object.values(SUBSCRIBED_AT_MS).map((name) => ({ name, type: 'f64', rows: count }) as const),
+      { name: FOLLOWER_LABELS.score, type: 'f64', rows: count },
+      { name: FOLLOWER_LABELS.categories, type: 'u32', rows: count },
+      { name: FOLLOWER_LABELS.tagsLow, type: 'u32', rows: count },
+      { name: FOLLOWER_LABELS.tagsHigh, type: 'u32', rows: count },
+    ],
     async (writer) => {
+      const masks = await labelMasks(conn, owners, labels)
+      const rowMasks = { categories: new Uint32Array(0), tagsLow: new Uint32Array(0), tagsHigh: new Uint32Array(0) }
       const s = {
         followerIdx: new Int32Array(count),
         rowByFollowers: new Int32Array(count),
@@ -550,6 +569,14 @@ async function loadSmartFollowers(
           const scores = float64Items(chunk.getColumnVector(4))
           const subscribedAt = float64Items(chunk.getColumnVector(5)).subarray(0, rows)
           writer.write(SUBSCRIBED_AT_MS.score, subscribedAt, offset)
+          writer.write(FOLLOWER_LABELS.score, scores.subarray(0, rows), offset)
+          const followers = int32Items(chunk.getColumnVector(1))
+          for (const kind of ['categories', 'tagsLow', 'tagsHigh'] as const) {
+            if (rowMasks[kind].length < rows) rowMasks[kind] = new Uint32Array(rows)
+            const out = rowMasks[kind]
+            for (let i = 0; i < rows; i++) out[i] = masks[kind][followers[i]]
+            writer.write(FOLLOWER_LABELS[kind], out.subarray(0, rows), offset)
+          }
           // rows arrive grouped by target, so a target's first row is where its positions start
           for (let i = 0; i < rows; i++) {
             if (targets[i] !== current) {
@@ -568,7 +595,34 @@ async function loadSmartFollowers(
       return { offsets: offsets.finish(), ...s }
     },
   )
-  return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs'>), sidecar: ref }
+  return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs' | 'followerLabels'>), sidecar: ref }
+}
+
+/**
+ * Per account: category ids 0..31 and tag ids 0..62 as bit masks, bit 31 of `tagsHigh` (`OTHER_LABELS`) set when
+ * it has any other category or tag id.
+ */
+async function labelMasks(conn: DuckDBConnection, owners: number, labels: { categories: string; tags: string }) {
+  const masks = { categories: new Uint32Array(owners), tagsLow: new Uint32Array(owners), tagsHigh: new Uint32Array(owners) }
+  const bits = (id: string, from: number, to: number) =>
+    `bit_or(CASE WHEN ${id} BETWEEN ${from} AND ${to} THEN 1::UBIGINT << (${id} - ${from}) ELSE 0 END)::DOUBLE`
+  const other = (condition: string) => `bool_or(${condition})::INTEGER * ${2 ** 31}::DOUBLE`
+  for (const [source, sql] of [
+    [labels.categories, `${bits('category_id', 0, 31)}, 0::DOUBLE, ${other('category_id NOT BETWEEN 0 AND 31')}`],
+    [labels.tags, `0::DOUBLE, ${bits('tag_id', 0, 31)}, ${bits('tag_id', 32, 62)} + ${other('tag_id NOT BETWEEN 0 AND 62')}`],
+  ]) {
+    await scan(conn, `SELECT account_idx::INTEGER, ${sql} FROM ${source} GROUP BY 1`, (chunk) => {
+      const accounts = int32Items(chunk.getColumnVector(0))
+      const [categories, tagsLow, tagsHigh] = [1, 2, 3].map((c) => float64Items(chunk.getColumnVector(c)))
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const a = accounts[i]
+        masks.categories[a] |= categories[i]
+        masks.tagsLow[a] |= tagsLow[i]
+        masks.tagsHigh[a] |= tagsHigh[i]
+      }
+    })
+  }
+  return masks
 }
 
 /**
@@ -622,6 +676,12 @@ function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollo
       score: file.column(SUBSCRIBED_AT_MS.score, 'f64'),
       followers: file.column(SUBSCRIBED_AT_MS.followers, 'f64'),
       subscribed_at: file.column(SUBSCRIBED_AT_MS.subscribed_at, 'f64'),
+    },
+    followerLabels: {
+      score: file.column(FOLLOWER_LABELS.score, 'f64'),
+      categories: file.column(FOLLOWER_LABELS.categories, 'u32'),
+      tagsLow: file.column(FOLLOWER_LABELS.tagsLow, 'u32'),
+      tagsHigh: file.column(FOLLOWER_LABELS.tagsHigh, 'u32'),
     },
   }
 }

@@ -279,6 +279,17 @@ export class DiskColumn<T extends NumericType> {
   }
 
   /**
+   * Rows `start..end-1` copied into the start of `scratch` (an array of this column's type, at least that long):
+   * long ranges read per request without a new array each time.
+   */
+  readInto(start: number, end: number, scratch: ArrayOf<T>): ArrayOf<T> {
+    checkRange(start, end, this.rows, this.#name)
+    const values = scratch.subarray(0, end - start) as ArrayOf<T>
+    this.#sidecar.readBytes(this.#name, start * values.BYTES_PER_ELEMENT, new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
+    return values
+  }
+
+  /**
    * The values of `rows` (any order), in that order; rows near each other are read together: all in one read when
    * they span fewer than `GAP_ROWS` rows each (e.g. a page of consecutive rows, forwards or backwards).
    */

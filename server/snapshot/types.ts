@@ -69,6 +69,17 @@ export interface SmartFollowers extends Adjacency {
    * range of positions.
    */
   subscribedAtMs: Record<'score' | 'followers' | 'subscribed_at', DiskColumn<'f64'>>
+  /**
+   * Each row's follower on disk, read as one range per target (get_followers_score_sum with filters): its score,
+   * its category ids 0..31 and tag ids 0..31 / 32..62 as bit masks; bit 31 of `tagsHigh` (`OTHER_LABELS`) marks a
+   * follower with any other id, checked on its labels instead.
+   */
+  followerLabels: {
+    score: DiskColumn<'f64'>
+    categories: DiskColumn<'u32'>
+    tagsLow: DiskColumn<'u32'>
+    tagsHigh: DiskColumn<'u32'>
+  }
   /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
   rowByFollowers: Int32Array
   /** Same for subscribed_at desc. */
