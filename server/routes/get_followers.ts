@@ -52,17 +52,20 @@ export default defineOperation({
     const sf = snapshot.smartFollowers
     const first = sf.offsets[target]
     const count = sf.offsets[target + 1] - first
-    // rows are stored by score desc, the other orders as position → row permutations; ascending reads backwards.
-    // A page is a few positions (consecutive without a filter) and `subscribed_at` is stored in each order's
-    // positions: one read in every order
+    // rows are stored by score desc; the followers and `subscribed_at` of the other orders are stored on disk at
+    // their positions; ascending reads backwards. A page is a few positions (consecutive without a filter): one
+    // read per column in every order. A filter checks every follower: the target's followers in that order are
+    // read at once
     const positionAt = (p: number) => first + (ascending ? count - 1 - p : p)
-    const rowAt = by === 'score' ? null : by === 'followers' ? sf.rowByFollowers : sf.rowBySubscribed
-    const followerAt = (position: number) => sf.followerIdx[rowAt ? rowAt[position] : position]
+    const inOrder = by === 'score' ? null : sf.followerIdxBy[by]
+    const all = keep && inOrder ? inOrder.read(first, first + count) : null
+    const followerAt = (position: number) => (inOrder ? all![position - first] : sf.followerIdx[position])
     const { total, rows: positions } = pageRows(request, count, positionAt, keep && ((position) => keep(followerAt(position))))
+    const followers = all || !inOrder ? positions.map(followerAt) : inOrder.readRows(positions)
     const subscribedAtMs = sf.subscribedAtMs[by].readRows(positions)
-    const items = positions.map((position, i) => [
+    const items = positions.map((_, i) => [
       '{',
-      snapshotMembers(snapshot, 'follower', followerAt(position), (f) => follower(snapshot, f)),
+      snapshotMembers(snapshot, 'follower', followers[i], (f) => follower(snapshot, f)),
       `,"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
     ])
     return pagedJson(request, total, 'top_followers', items)

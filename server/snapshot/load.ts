@@ -498,7 +498,14 @@ async function cachedTable<T extends Record<string, AnyArray>>(
 }
 
 /** Smart followers as they cross from the worker: the columns read per request stay in the sidecar. */
-type LoadedSmartFollowers = Omit<SmartFollowers, 'subscribedAtMs' | 'followerLabels'> & { sidecar: SidecarRef }
+type LoadedSmartFollowers = Omit<SmartFollowers, OnDisk> & { sidecar: SidecarRef }
+type OnDisk = 'subscribedAtMs' | 'followerLabels' | 'followerIdxBy'
+
+/** The sidecar columns of the follower at each position of the other two orders. */
+const FOLLOWER_IDX_BY = {
+  followers: 'follower_idx_by_followers',
+  subscribed_at: 'follower_idx_by_subscribed',
+} as const satisfies Record<keyof SmartFollowers['followerIdxBy'], string>
 
 /** The sidecar columns of each row's follower: score and label masks (see `SmartFollowers.followerLabels`). */
 const FOLLOWER_LABELS = {
@@ -530,12 +537,11 @@ async function loadSmartFollowers(
     {
       offsets: { type: 'i32', rows: owners + 1 },
       followerIdx: rows,
-      rowByFollowers: rows,
-      rowBySubscribed: rows,
       scoreSum: { type: 'f64', rows: owners },
     },
     [
       ...Object.values(SUBSCRIBED_AT_MS).map((name) => ({ name, type: 'f64', rows: count }) as const),
+      ...Object.values(FOLLOWER_IDX_BY).map((name) => ({ name, type: 'i32', rows: count }) as const),
       { name: FOLLOWER_LABELS.score, type: 'f64', rows: count },
       { name: FOLLOWER_LABELS.categories, type: 'u32', rows: count },
       { name: FOLLOWER_LABELS.tagsLow, type: 'u32', rows: count },
@@ -546,14 +552,13 @@ async function loadSmartFollowers(
       const rowMasks = { categories: new Uint32Array(0), tagsLow: new Uint32Array(0), tagsHigh: new Uint32Array(0) }
       const s = {
         followerIdx: new Int32Array(count),
-        rowByFollowers: new Int32Array(count),
-        rowBySubscribed: new Int32Array(count),
         scoreSum: new Float64Array(owners),
       }
       const offsets = new OffsetsBuilder(owners)
-      // the current target's dates by row; once its last row is in, they are written in the other two orders too,
-      // so a page in any order reads consecutive positions (only the biggest target's dates are held at a time)
-      const dates = new PositionedDates(writer, s)
+      // the current target's rows; once its last row is in, its followers and dates are written at their positions
+      // in the other two orders, so a page in any order reads consecutive positions (only the biggest target's rows
+      // are held at a time)
+      const positioned = new PositionedRows(writer)
       let current = -1
       await scan(
         conn,
@@ -563,14 +568,14 @@ async function loadSmartFollowers(
           const rows = chunk.rowCount
           const targets = int32Items(chunk.getColumnVector(0))
           offsets.add(targets, rows)
-          copyInto(s.followerIdx, int32Items(chunk.getColumnVector(1)), rows, offset)
+          const followers = int32Items(chunk.getColumnVector(1))
+          copyInto(s.followerIdx, followers, rows, offset)
           const byFollowers = int32Items(chunk.getColumnVector(2))
           const bySubscribed = int32Items(chunk.getColumnVector(3))
           const scores = float64Items(chunk.getColumnVector(4))
           const subscribedAt = float64Items(chunk.getColumnVector(5)).subarray(0, rows)
           writer.write(SUBSCRIBED_AT_MS.score, subscribedAt, offset)
           writer.write(FOLLOWER_LABELS.score, scores.subarray(0, rows), offset)
-          const followers = int32Items(chunk.getColumnVector(1))
           for (const kind of ['categories', 'tagsLow', 'tagsHigh'] as const) {
             if (rowMasks[kind].length < rows) rowMasks[kind] = new Uint32Array(rows)
             const out = rowMasks[kind]
@@ -581,21 +586,18 @@ async function loadSmartFollowers(
           for (let i = 0; i < rows; i++) {
             if (targets[i] !== current) {
               current = targets[i]
-              dates.startTarget(offset + i)
+              positioned.startTarget(offset + i)
             }
-            const start = dates.start
-            s.rowByFollowers[start + byFollowers[i]] = offset + i
-            s.rowBySubscribed[start + bySubscribed[i]] = offset + i
             s.scoreSum[current] += scores[i]
-            dates.add(subscribedAt[i])
+            positioned.add(followers[i], byFollowers[i], bySubscribed[i], subscribedAt[i])
           }
         },
       )
-      dates.startTarget(count)
+      positioned.startTarget(count)
       return { offsets: offsets.finish(), ...s }
     },
   )
-  return { ...(arrays as unknown as Omit<SmartFollowers, 'subscribedAtMs' | 'followerLabels'>), sidecar: ref }
+  return { ...(arrays as unknown as Omit<SmartFollowers, OnDisk>), sidecar: ref }
 }
 
 /**
@@ -626,44 +628,64 @@ async function labelMasks(conn: DuckDBConnection, owners: number, labels: { cate
 }
 
 /**
- * One target's subscription dates (rows `start..`, as they arrive), written to the by-followers and by-subscribed
- * columns at their positions when the next target starts (its permutations are complete then).
+ * One target's rows (as they arrive: follower, its positions in the other two orders, subscription date), written to
+ * the by-followers and by-subscribed columns at their positions when the next target starts.
  */
-class PositionedDates {
+class PositionedRows {
   start = 0
-  #dates = new Float64Array(1024)
   #count = 0
-  #positioned = new Float64Array(1024)
+  #followers = new Int32Array(1024)
+  #byFollowers = new Int32Array(1024)
+  #bySubscribed = new Int32Array(1024)
+  #dates = new Float64Array(1024)
+  #outFollowers = new Int32Array(1024)
+  #outDates = new Float64Array(1024)
 
-  constructor(
-    private readonly writer: SidecarWriter,
-    private readonly order: { rowByFollowers: Int32Array; rowBySubscribed: Int32Array },
-  ) {}
+  constructor(private readonly writer: SidecarWriter) {}
 
-  add(ms: number): void {
-    if (this.#count === this.#dates.length) {
-      const grown = new Float64Array(this.#dates.length * 2)
-      grown.set(this.#dates)
-      this.#dates = grown
-    }
-    this.#dates[this.#count++] = ms
+  add(follower: number, byFollowers: number, bySubscribed: number, date: number): void {
+    if (this.#count === this.#followers.length) this.#grow(this.#count * 2)
+    this.#followers[this.#count] = follower
+    this.#byFollowers[this.#count] = byFollowers
+    this.#bySubscribed[this.#count] = bySubscribed
+    this.#dates[this.#count] = date
+    this.#count++
   }
 
-  /** Write the previous target's dates by position, then collect those of the target whose first row is `row`. */
+  /** Write the previous target's rows by position, then collect those of the target whose first row is `row`. */
   startTarget(row: number): void {
-    if (this.#count > 0) {
-      if (this.#positioned.length < this.#count) this.#positioned = new Float64Array(this.#dates.length)
-      const positioned = this.#positioned.subarray(0, this.#count)
-      for (const [name, rowAt] of [
-        [SUBSCRIBED_AT_MS.followers, this.order.rowByFollowers],
-        [SUBSCRIBED_AT_MS.subscribed_at, this.order.rowBySubscribed],
+    const n = this.#count
+    if (n > 0) {
+      const followers = this.#outFollowers.subarray(0, n)
+      const dates = this.#outDates.subarray(0, n)
+      for (const [positionOf, followerColumn, dateColumn] of [
+        [this.#byFollowers, FOLLOWER_IDX_BY.followers, SUBSCRIBED_AT_MS.followers],
+        [this.#bySubscribed, FOLLOWER_IDX_BY.subscribed_at, SUBSCRIBED_AT_MS.subscribed_at],
       ] as const) {
-        for (let p = 0; p < this.#count; p++) positioned[p] = this.#dates[rowAt[this.start + p] - this.start]
-        this.writer.write(name, positioned, this.start)
+        for (let r = 0; r < n; r++) {
+          followers[positionOf[r]] = this.#followers[r]
+          dates[positionOf[r]] = this.#dates[r]
+        }
+        this.writer.write(followerColumn, followers, this.start)
+        this.writer.write(dateColumn, dates, this.start)
       }
     }
     this.start = row
     this.#count = 0
+  }
+
+  #grow(size: number): void {
+    const grown = <T extends Int32Array | Float64Array>(from: T, make: (n: number) => T) => {
+      const to = make(size)
+      to.set(from)
+      return to
+    }
+    this.#followers = grown(this.#followers, (k) => new Int32Array(k))
+    this.#byFollowers = grown(this.#byFollowers, (k) => new Int32Array(k))
+    this.#bySubscribed = grown(this.#bySubscribed, (k) => new Int32Array(k))
+    this.#dates = grown(this.#dates, (k) => new Float64Array(k))
+    this.#outFollowers = new Int32Array(size)
+    this.#outDates = new Float64Array(size)
   }
 }
 
@@ -676,6 +698,10 @@ function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollo
       score: file.column(SUBSCRIBED_AT_MS.score, 'f64'),
       followers: file.column(SUBSCRIBED_AT_MS.followers, 'f64'),
       subscribed_at: file.column(SUBSCRIBED_AT_MS.subscribed_at, 'f64'),
+    },
+    followerIdxBy: {
+      followers: file.column(FOLLOWER_IDX_BY.followers, 'i32'),
+      subscribed_at: file.column(FOLLOWER_IDX_BY.subscribed_at, 'i32'),
     },
     followerLabels: {
       score: file.column(FOLLOWER_LABELS.score, 'f64'),

@@ -80,10 +80,12 @@ export interface SmartFollowers extends Adjacency {
     tagsLow: DiskColumn<'u32'>
     tagsHigh: DiskColumn<'u32'>
   }
-  /** `rowByFollowers[offsets[t] + p]` = row (absolute) at position p when ordered by follower count desc. */
-  rowByFollowers: Int32Array
-  /** Same for subscribed_at desc. */
-  rowBySubscribed: Int32Array
+  /**
+   * The follower (account_idx) at each position of the other two orders, on disk like `subscribedAtMs`:
+   * `followerIdxBy.followers` holds position p of target t (follower count desc) at `offsets[t] + p`; for `score`
+   * the position is the row, so `followerIdx` answers.
+   */
+  followerIdxBy: Record<'followers' | 'subscribed_at', DiskColumn<'i32'>>
   /** Per target: the sum of its smart followers' platform scores (the unfiltered `followers_score_sum`). */
   scoreSum: Float64Array
 }
