@@ -74,6 +74,33 @@ const indexes = keptAuthorIndexes({
 /** The index answers targets with enough rows, for windows with at least as many rows as there are after them. */
 export const usesIndex = indexes.usesIndex
 
+/**
+ * The warm-up's part: indexes with the default `score` order (the `followers` one is built on first use), within
+ * the budget, for the targets most likely asked about: the most looked-up accounts of the last 30 days
+ * (`top_researched`, yesterday's demand) first, then by smart followers. (By most mention rows instead, the large
+ * scale's budget would hold ~70 targets; in this order, ~500.)
+ */
+export const mentionersWarmer = {
+  name: 'mentioner_indexes',
+  targets: (snapshot: Snapshot) => likelyAskedFirst(snapshot, indexes.warmTargets(snapshot)),
+  build(snapshot: Snapshot, target: number): boolean {
+    const index = indexes.warm(snapshot, target)
+    if (!index) return false
+    authorOrder(snapshot, index, 'score')
+    return true
+  },
+}
+
+/** `candidates` reordered: the 30-day top researched in their order, then the others by smart followers (desc). */
+function likelyAskedFirst(snapshot: Snapshot, candidates: Int32Array): Int32Array {
+  const isCandidate = new Set(candidates)
+  const researched = [...(snapshot.topResearched.get(30)?.accountIdx ?? [])].filter((idx) => isCandidate.has(idx))
+  const first = new Set(researched)
+  const smart = snapshot.accounts.smartFollowersCount
+  const rest = [...candidates].filter((idx) => !first.has(idx)).sort((a, b) => smart[b] - smart[a] || a - b)
+  return Int32Array.from([...researched, ...rest])
+}
+
 /** Every row of the window (`mentionerPage`'s other way, exported for tests). */
 export function scannedPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
   const { mentions, tweets, accounts: a } = snapshot

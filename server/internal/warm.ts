@@ -1,10 +1,11 @@
 /**
- * The warm-up of a loaded snapshot: it builds ahead of requests what requests would otherwise build on first use,
- * the structures kept per snapshot under memory budgets whose every candidate target fits (at the large scale): the
- * score sums of get_followers_score_sum by category (9,715 targets, 4.4 of 16 MiB) and by label combination (289
- * targets, 30 of 32 MiB), and the author indexes of get_smart_mentions (2,162 targets, 15.5 of 32 MiB). Targets go busiest first, so a budget that runs out holds the
- * targets that gain most. get_mentioners' indexes are left to requests: at the large scale its 64 MiB hold the 72
- * targets with most mentions, and which targets deserve them is better told by what is asked.
+ * The warm-up of a loaded snapshot: it builds ahead of requests what requests would otherwise build on first use
+ * and keep per snapshot under a memory budget. At the large scale: the score sums of get_followers_score_sum by
+ * category (9,715 targets, 4.4 of 16 MiB) and by label combination (289 targets, 30 of 32 MiB), the author indexes of
+ * get_smart_mentions (2,162 targets, 15.5 of 32 MiB), and those of get_mentioners for the targets most likely asked
+ * about until its 64 MiB are spent (see `mentionersWarmer`). Each kind has its order (busiest or most asked first),
+ * so a budget that runs out holds the targets that gain most; later targets are built on first use while the
+ * budget lasts, then served the slower way.
  * It runs on the main thread in slices of at most `SLICE_MS`, yielding to requests between slices: answers are the
  * same before, during and after.
  *
@@ -14,6 +15,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { log } from '../../pipeline/log.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { scoreSumWarmers } from './label_sums.ts'
+import { mentionersWarmer } from './mentioners.ts'
 import { smartMentionsWarmer } from './smart_mention_windows.ts'
 
 /** One kind of kept structure: its candidate targets in warm-up order, and a build that says when its budget is spent. */
@@ -24,7 +26,7 @@ export interface Warmer {
   build(snapshot: Snapshot, target: number): boolean
 }
 
-export const WARMERS: Warmer[] = [...scoreSumWarmers, smartMentionsWarmer]
+export const WARMERS: Warmer[] = [...scoreSumWarmers, smartMentionsWarmer, mentionersWarmer]
 
 /** Longest stretch of warm-up work between two turns of the event loop (a request waits at most about this long). */
 const SLICE_MS = 4
