@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { DAY_MS } from '../server/rules/dates.ts'
+import type { Snapshot } from '../server/snapshot/types.ts'
 import { pickAccounts, type Picked } from './_account.ts'
 import { request, setup, snapshotQuery, type TestEnv } from './_setup.ts'
 
@@ -25,6 +26,8 @@ export interface ScoredEnv extends Pick<TestEnv, 'get' | 'query' | 'today'> {
   recorded: { operation: string; params: Record<string, string>; records: string | null }[]
   /** platform_id → lookups written by hand, with the day offset they were dated at. */
   older: { platformId: string; daysBack: number; count: number }[]
+  /** The snapshot its server serves. */
+  snapshot: Snapshot
 }
 
 let env: Promise<ScoredEnv> | null = null
@@ -95,5 +98,6 @@ async function create(): Promise<ScoredEnv> {
     older,
     get: (operation, params = {}, options = {}) => request(server.url, shared.key, operation, params, options),
     query: await snapshotQuery(fs.realpathSync(path.join(snapshotsDir, 'current'))),
+    snapshot: server.snapshots.current,
   }
 }

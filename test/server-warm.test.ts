@@ -7,7 +7,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { busiestFirst } from '../server/internal/author_index.ts'
+import { likelyAskedFirst } from '../server/internal/mentioners.ts'
 import { warmReport, warmSnapshot, type Warmer } from '../server/internal/warm.ts'
+import { scored } from './_scored.ts'
 import { setup } from './_setup.ts'
 
 const Warm = suite('snapshot warm-up')
@@ -42,6 +44,24 @@ Warm('order :: busiest first (ties by target), the threshold applied', async () 
   )
   const order = busiestFirst(server.snapshots.current.smartMentions.offsets, 3)
   assert.equal([...order], rows.map((r) => r.target_idx))
+})
+
+Warm('order :: mentioner indexes go to the 30-day top researched first, then by smart followers', async () => {
+  // the snapshot built with recorded lookups; every target with a mention as a candidate
+  const { query, snapshot } = await scored()
+  const rows = await query<{ target_idx: number; researched: boolean }>(`
+    SELECT m.target_idx, r.lookups IS NOT NULL AS researched
+    FROM (SELECT DISTINCT target_idx FROM mentions) m
+    JOIN accounts a ON a.account_idx = m.target_idx
+    LEFT JOIN (SELECT account_idx, lookups FROM top_researched WHERE days = 30) r ON r.account_idx = m.target_idx
+    ORDER BY r.lookups DESC NULLS LAST, a.platform_id, a.smart_followers_count DESC, m.target_idx`)
+  const researched = rows.filter((r) => r.researched).map((r) => r.target_idx)
+  const rest = rows.filter((r) => !r.researched).map((r) => r.target_idx)
+  const smart = snapshot.accounts.smartFollowersCount
+  rest.sort((a, b) => smart[b] - smart[a] || a - b)
+  assert.ok(researched.length >= 2 && rest.length > 10, `${researched.length} researched, ${rest.length} others`)
+  const candidates = Int32Array.from(rows.map((r) => r.target_idx).sort((a, b) => a - b))
+  assert.equal([...likelyAskedFirst(snapshot, candidates)], [...researched, ...rest])
 })
 
 /** A warmer over the snapshot's smart-mention targets that records what it is asked, spins `spinMs` per build. */

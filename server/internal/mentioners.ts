@@ -91,8 +91,11 @@ export const mentionersWarmer = {
   },
 }
 
-/** `candidates` reordered: the 30-day top researched in their order, then the others by smart followers (desc). */
-function likelyAskedFirst(snapshot: Snapshot, candidates: Int32Array): Int32Array {
+/**
+ * `candidates` reordered: the 30-day top researched in their order, then the others by smart followers (desc, then
+ * account_idx); exported for tests.
+ */
+export function likelyAskedFirst(snapshot: Snapshot, candidates: Int32Array): Int32Array {
   const isCandidate = new Set(candidates)
   const researched = [...(snapshot.topResearched.get(30)?.accountIdx ?? [])].filter((idx) => isCandidate.has(idx))
   const first = new Set(researched)
