@@ -8,7 +8,7 @@ import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
 import { formatDay } from '../rules/dates.ts'
-import { pagedJson, readPage } from '../rules/pagination.ts'
+import { type PageRequest, pagedJson, pageRows, readPage } from '../rules/pagination.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 
@@ -42,17 +42,12 @@ export default defineOperation({
     const log = snapshot.friendshipFollowed
     // the log is stored newest first; a follower matching several filter ids yields one row per matching id (a
     // join with the label tables), so each event counts `copies` times in `total` and in the pages
-    const skip = (request.page - 1) * request.size
-    let total = 0
-    const rows: number[] = []
-    for (let r = log.offsets[target]; r < log.offsets[target + 1]; r++) {
-      if (day !== null && log.day[r] !== day) continue
-      const f = log.followerIdx[r]
-      let copies = 1
-      if (tagIds) copies *= countMatchingLabels(snapshot.accountTags, f, tagIds)
-      if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
-      for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
-    }
+    const first = log.offsets[target]
+    const count = log.offsets[target + 1] - first
+    const { total, rows } =
+      tagIds || categoryIds
+        ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
+        : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
     const items = rows.map((r) => [
       `{"action":"${log.followed[r] ? 'Followed' : 'Unfollowed'}",`,
       snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f)),
@@ -61,6 +56,31 @@ export default defineOperation({
     return pagedJson(request, total, 'data', items)
   },
 })
+
+/** The page and total with label filters: each event once per matching (tag, category) of its follower. */
+function joinedPage(
+  snapshot: Snapshot,
+  request: PageRequest,
+  first: number,
+  count: number,
+  day: number | null,
+  tagIds: number[] | null,
+  categoryIds: number[] | null,
+): { total: number; rows: number[] } {
+  const log = snapshot.friendshipFollowed
+  const skip = (request.page - 1) * request.size
+  let total = 0
+  const rows: number[] = []
+  for (let r = first; r < first + count; r++) {
+    if (day !== null && log.day[r] !== day) continue
+    const f = log.followerIdx[r]
+    let copies = 1
+    if (tagIds) copies *= countMatchingLabels(snapshot.accountTags, f, tagIds)
+    if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
+    for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
+  }
+  return { total, rows }
+}
 
 /** A log row's follower part, between `action` and `created_at`. */
 function followerOf(snapshot: Snapshot, f: number) {

@@ -3,12 +3,14 @@
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
 import { friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
 import { formatDay } from '../rules/dates.ts'
 import { hasAnyLabel, labelSet } from '../rules/labels.ts'
-import { pagedBody, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageRows, readPage } from '../rules/pagination.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 import { array, date, envelope, id, integer, object, plainReference, score, string } from '../schema.ts'
 
 /** `profile_image_url` of a followed account without a stored image (documented in docs/api.md). */
@@ -45,35 +47,43 @@ export default defineOperation({
     const categoryIds = filters.categoryIds && labelSet(filters.categoryIds)
     const request = readPage(query, 'friendshipHistory')
     const log = snapshot.friendshipFollowing
-    // the log is stored in the served order; the whole history is filtered, then paginated
-    const skip = (request.page - 1) * request.size
-    let total = 0
-    const rows: number[] = []
-    for (let r = log.offsets[source]; r < log.offsets[source + 1]; r++) {
-      const f = log.followedIdx[r]
-      if (day !== null && log.day[r] !== day) continue
-      if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) continue
-      if (categoryIds && !hasAnyLabel(snapshot.accountCategories, f, categoryIds)) continue
-      if (total >= skip && rows.length < request.size) rows.push(r)
-      total++
-    }
-    const a = snapshot.accounts
+    // the log is stored in the served order; with a filter the whole history is filtered, then paginated
+    const first = log.offsets[source]
+    const keep =
+      day === null && !tagIds && !categoryIds
+        ? null
+        : (r: number) => {
+            const f = log.followedIdx[r]
+            if (day !== null && log.day[r] !== day) return false
+            if (tagIds && !hasAnyLabel(snapshot.accountTags, f, tagIds)) return false
+            return !categoryIds || hasAnyLabel(snapshot.accountCategories, f, categoryIds)
+          }
+    const { total, rows } = pageRows(request, log.offsets[source + 1] - first, (p) => first + p, keep)
+    // the followed account's parts are JSON kept per snapshot; the row's own values go between them
     const items = rows.map((r) => {
       const f = log.followedIdx[r]
-      return {
-        action: log.following[r] ? 'Following' : 'Unfollowing',
-        platform_id: a.platformId[f],
-        username: a.username[f],
-        name: a.name[f] as string,
-        description: a.description[f],
-        platform_score: log.platformScore[r],
-        followers_count: a.followersCount[f],
-        profile_image_url: a.profileImage[f] ?? PLACEHOLDER_PROFILE_IMAGE_URL,
-        created_at: formatDay(log.day[r]),
-        tags: plainTags(snapshot, f),
-        categories: plainCategories(snapshot, f),
-      }
+      return [
+        `{"action":"${log.following[r] ? 'Following' : 'Unfollowing'}",`,
+        snapshotMembers(snapshot, 'following-log.head', f, (f) => followedHead(snapshot, f)),
+        `,"platform_score":${JSON.stringify(log.platformScore[r])},`,
+        snapshotMembers(snapshot, 'following-log.image', f, (f) => followedImage(snapshot, f)),
+        `,"created_at":"${formatDay(log.day[r])}",`,
+        snapshotMembers(snapshot, 'following-log.labels', f, (f) => ({ tags: plainTags(snapshot, f), categories: plainCategories(snapshot, f) })),
+        '}',
+      ]
     })
-    return pagedBody(request, total, 'data', items)
+    return pagedJson(request, total, 'data', items)
   },
 })
+
+/** The followed account's members before `platform_score` (the log row's score). */
+function followedHead(snapshot: Snapshot, f: number) {
+  const a = snapshot.accounts
+  return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f] as string, description: a.description[f] }
+}
+
+/** The followed account's members between `platform_score` and `created_at`. */
+function followedImage(snapshot: Snapshot, f: number) {
+  const a = snapshot.accounts
+  return { followers_count: a.followersCount[f], profile_image_url: a.profileImage[f] ?? PLACEHOLDER_PROFILE_IMAGE_URL }
+}
