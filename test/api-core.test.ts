@@ -4,6 +4,8 @@ import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
+import type { ApiError } from '../server/errors.ts'
+import { resolveAccount } from '../server/rules/account.ts'
 import { defineOperation, rateLimitBucket } from '../server/operation.ts'
 import { operations } from '../server/routes/index.ts'
 import { request, setup } from './_setup.ts'
@@ -178,6 +180,34 @@ Pipeline('errors :: an unexpected exception is server_error "Unexpected error…
   assert.match(body.message, res.headers.get('x-request-id')!)
 })
 
+const Accounts = suite('account resolution')
+
+Accounts('reuse :: a resolution is reused for the same query only where both modes agree', async () => {
+  const env = await setup()
+  const snapshot = env.server.snapshots.current
+  const [{ username, platform_id }] = await env.query<{ username: string; platform_id: string }>(
+    `SELECT username, platform_id::VARCHAR AS platform_id FROM accounts WHERE is_tracked ORDER BY account_idx LIMIT 1`,
+  )
+  const code = (run: () => unknown) => {
+    try {
+      run()
+      return 'ok'
+    } catch (error) {
+      return (error as ApiError).code
+    }
+  }
+  // an id that resolves nothing: `fallback` goes on to the username, `precedence` does not
+  const unknownId = new URLSearchParams({ platform_id: '1', username })
+  const fallback = resolveAccount(snapshot, unknownId, 'fallback')
+  assert.is(code(() => resolveAccount(snapshot, unknownId, 'precedence')), 'account_not_found')
+  assert.is(resolveAccount(snapshot, unknownId, 'fallback'), fallback)
+  // a `precedence` success is the `fallback` answer too (what the lookup recorder asks after a handler)
+  const byId = new URLSearchParams({ platform_id, username: 'someone_else' })
+  const idx = resolveAccount(snapshot, byId, 'precedence')
+  assert.is(resolveAccount(snapshot, byId, 'fallback'), idx)
+  assert.is(snapshot.accounts.platformId[idx], platform_id)
+})
+
 const Reload = suite('snapshot reload')
 
 Reload('reload :: a new current snapshot is warmed, then switched in; a broken one is logged and the old one keeps serving', async () => {
@@ -220,4 +250,5 @@ Reload('reload :: a new current snapshot is warmed, then switched in; a broken o
 OpenApi.run()
 Health.run()
 Pipeline.run()
+Accounts.run()
 Reload.run()

@@ -51,8 +51,29 @@ function findAccountIdx(ids: BigUint64Array, id: bigint): number | undefined {
   return undefined
 }
 
+/**
+ * The latest successful resolution. The lookup recorder resolves the account of a request again (in `fallback`
+ * mode) right after its handler did (server/lookups.ts), on the same query object: it gets this one (at 1M accounts
+ * the handle lookup is a cache miss in a Map of 2M entries). A `precedence` success is also the `fallback` answer.
+ */
+let latest: { snapshot: Snapshot | null; query: URLSearchParams | null; mode: IdentificationMode; idx: number } = {
+  snapshot: null,
+  query: null,
+  mode: 'precedence',
+  idx: -1,
+}
+
 /** The target's account_idx; throws `invalid_params` when neither parameter is given, `account_not_found` when nothing resolves. */
 export function resolveAccount(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
+  if (query === latest.query && snapshot === latest.snapshot && (mode === latest.mode || latest.mode === 'precedence')) {
+    return latest.idx
+  }
+  const idx = resolveAnew(snapshot, query, mode)
+  latest = { snapshot, query, mode, idx }
+  return idx
+}
+
+function resolveAnew(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
   const platformId = query.get('platform_id')?.trim() || null
   const username = query.get('username') ?? ''
   const hasUsername = normalizeUsername(username) !== ''

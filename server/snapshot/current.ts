@@ -64,7 +64,7 @@ export class CurrentSnapshot implements SnapshotSource {
     if (target === this.#current.dir || target === this.#failed) return false
     try {
       const next = await loadSnapshot(target)
-      await this.#warm(next, () => true)
+      await this.#warm(next, () => !this.#closed)
       const previous = this.#current.id
       this.#current = next
       log.info('snapshot.switched', { from: previous, to: next.id, load_ms: next.loadMs })
