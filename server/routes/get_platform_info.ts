@@ -1,4 +1,5 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
+import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -14,6 +15,7 @@ import {
   score,
   string,
 } from '../schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 
 export default defineOperation({
   name: 'get_platform_info',
@@ -43,21 +45,27 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, profileBaseUrl }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const a = snapshot.accounts
-    const previous = snapshot.previousUsernames
-    return {
-      success: true,
-      ...profileHead(snapshot, idx),
-      platform_url: `${profileBaseUrl}/${a.username[idx]}`,
-      blue_verified: a.blueVerified[idx] === 1,
-      platform_score: a.platformScore[idx],
-      rank: a.rank[idx] || null,
-      followers_count: a.followersCount[idx],
-      smart_followers_count: a.smartFollowersCount[idx],
-      monitored: a.isMonitored[idx] === 1,
-      tracked: a.isTracked[idx] === 1,
-      previous_usernames: previous.username.slice(previous.offsets[idx], previous.offsets[idx + 1]),
-      ...prefixedLabels(snapshot, idx),
-    }
+    // the record never changes within a snapshot: its JSON is made once (per profile base URL, a setting)
+    const record = snapshotMembers(snapshot, `get_platform_info ${profileBaseUrl}`, idx, (i) => accountRecord(snapshot, i, profileBaseUrl))
+    return new JsonParts(['{"success":true,', record, '}'])
   },
 })
+
+/** The members after `success`. */
+function accountRecord(snapshot: Snapshot, idx: number, profileBaseUrl: string) {
+  const a = snapshot.accounts
+  const previous = snapshot.previousUsernames
+  return {
+    ...profileHead(snapshot, idx),
+    platform_url: `${profileBaseUrl}/${a.username[idx]}`,
+    blue_verified: a.blueVerified[idx] === 1,
+    platform_score: a.platformScore[idx],
+    rank: a.rank[idx] || null,
+    followers_count: a.followersCount[idx],
+    smart_followers_count: a.smartFollowersCount[idx],
+    monitored: a.isMonitored[idx] === 1,
+    tracked: a.isTracked[idx] === 1,
+    previous_usernames: previous.username.slice(previous.offsets[idx], previous.offsets[idx + 1]),
+    ...prefixedLabels(snapshot, idx),
+  }
+}
