@@ -1,4 +1,5 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
+import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
 import { filteredScoreSum } from '../internal/label_sums.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
@@ -6,6 +7,7 @@ import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { labelSet } from '../rules/labels.ts'
 import { idListParameter, readIdList } from '../rules/lists.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 
 export default defineOperation({
   name: 'get_followers_score_sum',
@@ -41,16 +43,25 @@ export default defineOperation({
       categoryIds || tagIds
         ? filteredScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
         : snapshot.smartFollowers.scoreSum[target]
-    const a = snapshot.accounts
-    return {
-      success: true,
-      ...profileHead(snapshot, target),
-      platform_score: a.platformScore[target],
-      followers_count: a.followersCount[target],
-      smart_followers_count: a.smartFollowersCount[target],
+    // the target's own members never change within a snapshot: their JSON is made once, the sum goes between them
+    return new JsonParts([
+      '{"success":true,',
+      snapshotMembers(snapshot, 'get_followers_score_sum.profile', target, (t) => profile(snapshot, t)),
       // scores have 2 decimals: round away the float noise of the sum
-      followers_score_sum: Math.round(sum * 100) / 100,
-      ...prefixedLabels(snapshot, target),
-    }
+      `,"followers_score_sum":${JSON.stringify(Math.round(sum * 100) / 100)},`,
+      snapshotMembers(snapshot, 'get_followers_score_sum.labels', target, (t) => prefixedLabels(snapshot, t)),
+      '}',
+    ])
   },
 })
+
+/** The target's members before `followers_score_sum`. */
+function profile(snapshot: Snapshot, target: number) {
+  const a = snapshot.accounts
+  return {
+    ...profileHead(snapshot, target),
+    platform_score: a.platformScore[target],
+    followers_count: a.followersCount[target],
+    smart_followers_count: a.smartFollowersCount[target],
+  }
+}
