@@ -1,4 +1,5 @@
 /** GET /api/v1/get_categorized_followers_count — smart followers per category: All, fixed three, the rest, NoCategory. */
+import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import type { Snapshot } from '../snapshot/types.ts'
@@ -22,14 +23,19 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const counts = snapshot.categorizedCounts
-    const rows = []
-    for (let r = counts.offsets[idx]; r < counts.offsets[idx + 1]; r++) {
-      rows.push(entry(snapshot, counts.categoryId[r], counts.cnt[r]))
-    }
-    return { success: true, categories: rows.length > 0 ? rows : zeroCounts(snapshot) }
+    // the list never changes within a snapshot: its JSON is made once per target
+    return new JsonParts(['{"success":true,', snapshotMembers(snapshot, 'get_categorized_followers_count', idx, (i) => list(snapshot, i)), '}'])
   },
 })
+
+function list(snapshot: Snapshot, idx: number) {
+  const counts = snapshot.categorizedCounts
+  const rows = []
+  for (let r = counts.offsets[idx]; r < counts.offsets[idx + 1]; r++) {
+    rows.push(entry(snapshot, counts.categoryId[r], counts.cnt[r]))
+  }
+  return { categories: rows.length > 0 ? rows : zeroCounts(snapshot) }
+}
 
 function entry(snapshot: Snapshot, categoryId: number, cnt: number) {
   if (categoryId === ALL_ID) return { name: 'All', id: null, cnt }
