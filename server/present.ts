@@ -39,7 +39,7 @@ export function profileHead({ accounts: a }: Snapshot, idx: number) {
     platform_id: a.platformId[idx],
     username: a.username[idx],
     name: a.name[idx],
-    description: a.description[idx],
-    profile_image: a.profileImage[idx],
+    description: a.description.at(idx),
+    profile_image: a.profileImage.at(idx),
   }
 }

@@ -13,6 +13,8 @@ export const BUILD_DATE = '2026-11-22'
 
 /** The serving sidecars a snapshot's load writes under `.serving/<snapshot>/`, sorted. */
 export const SERVING_FILES = [
+  'account_descriptions.bin',
+  'account_profile_images.bin',
   'categorized_followers_count.bin',
   'followers_count_history.bin',
   'mentions.bin',

@@ -132,7 +132,7 @@ function author(snapshot: Snapshot, t: number) {
     platform_id: tweets.authorId[t].toString(),
     username: idx >= 0 ? a.username[idx] : UNKNOWN_USERNAME,
     name: (idx >= 0 && a.name[idx]) || UNKNOWN_NAME,
-    profile_image: idx >= 0 ? a.profileImage[idx] : null,
+    profile_image: idx >= 0 ? a.profileImage.at(idx) : null,
     platform_score: tracked ? a.platformScore[idx] : null,
     followers_count: tracked ? a.followersCount[idx] : null,
     tags: tracked ? plainTags(snapshot, idx) : [],

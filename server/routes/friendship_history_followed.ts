@@ -91,8 +91,8 @@ function followerOf(snapshot: Snapshot, f: number) {
     name: a.name[f] ?? '',
     platform_score: a.platformScore[f],
     followers_count: a.followersCount[f],
-    description: a.description[f],
-    profile_image: a.profileImage[f],
+    description: a.description.at(f),
+    profile_image: a.profileImage.at(f),
     tags: plainTags(snapshot, f),
     categories: plainCategories(snapshot, f),
   }

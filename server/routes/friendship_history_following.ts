@@ -79,11 +79,11 @@ export default defineOperation({
 /** The followed account's members before `platform_score` (the log row's score). */
 function followedHead(snapshot: Snapshot, f: number) {
   const a = snapshot.accounts
-  return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f] as string, description: a.description[f] }
+  return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f] as string, description: a.description.at(f) }
 }
 
 /** The followed account's members between `platform_score` and `created_at`. */
 function followedImage(snapshot: Snapshot, f: number) {
   const a = snapshot.accounts
-  return { followers_count: a.followersCount[f], profile_image_url: a.profileImage[f] ?? PLACEHOLDER_PROFILE_IMAGE_URL }
+  return { followers_count: a.followersCount[f], profile_image_url: a.profileImage.at(f) ?? PLACEHOLDER_PROFILE_IMAGE_URL }
 }

@@ -79,10 +79,10 @@ function follower(snapshot: Snapshot, f: number) {
     platform_id: a.platformId[f],
     username: a.username[f],
     name: a.name[f] ?? '',
-    description: a.description[f],
+    description: a.description.at(f),
     platform_score: a.platformScore[f],
     followers_count: a.followersCount[f],
-    profile_image: a.profileImage[f],
+    profile_image: a.profileImage.at(f),
     tags: plainTags(snapshot, f),
     categories: plainCategories(snapshot, f),
   }

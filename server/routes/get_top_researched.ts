@@ -44,7 +44,7 @@ export default defineOperation({
         platform_id: a.platformId[idx],
         username: a.username[idx],
         name: a.name[idx],
-        profile_image: a.profileImage[idx],
+        profile_image: a.profileImage.at(idx),
         platform_score: a.platformScore[idx],
         followers_count: a.followersCount[idx],
         lookups: list!.lookups[p],

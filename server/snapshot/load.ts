@@ -20,6 +20,7 @@ import {
   readColumns,
   servingDir,
   SidecarWriter,
+  TextColumn,
   type AnyArray,
   type ColumnType,
   type NumericType,
@@ -142,7 +143,7 @@ async function load(dir: string): Promise<Loaded> {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
     const n = await step('accounts.count', (c) => countRows(c, file('accounts.parquet')))
     // every other file needs only the account count: they load while the accounts' strings are decoded
-    const loadingAccounts = loadAccounts(step, file('accounts.parquet'), n)
+    const loadingAccounts = loadAccounts(step, file('accounts.parquet'), n, sidecars)
     const [
       accounts,
       lookups,
@@ -313,18 +314,22 @@ async function countRows(conn: DuckDBConnection, source: string): Promise<number
 }
 
 /** The string columns and the numeric ones load concurrently. */
-async function loadAccounts(step: Step, source: string, count: number): Promise<Accounts> {
+/** The account texts kept on disk (read when a row's JSON is made), one sidecar each. */
+const ACCOUNT_TEXTS = {
+  description: { file: 'account_descriptions.bin', expression: "coalesce(description, '')", nulls: false },
+  profileImage: { file: 'account_profile_images.bin', expression: 'profile_image', nulls: true },
+} as const
+
+async function loadAccounts(step: Step, source: string, count: number, sidecars: Sidecars): Promise<Accounts> {
   const numbers = accountNumbers(count)
-  const [[platformId, username, slug, name, description, profileImage]] = await Promise.all([
-    step('accounts.strings', (c) =>
-      readStrings(
-        c,
-        source,
-        ['platform_id::VARCHAR', 'username', 'slug', 'name', "coalesce(description, '')", 'profile_image'],
-        'account_idx',
-        count,
-      ),
-    ),
+  const texts = (column: keyof typeof ACCOUNT_TEXTS) => {
+    const { file, expression, nulls } = ACCOUNT_TEXTS[column]
+    return step(`accounts.${column}`, async (c) => textColumn(await textSidecar(c, source, sidecars, file, expression, 'account_idx', count, nulls)))
+  }
+  const [[platformId, username, slug, name], description, profileImage] = await Promise.all([
+    step('accounts.strings', (c) => readStrings(c, source, ['platform_id::VARCHAR', 'username', 'slug', 'name'], 'account_idx', count)),
+    texts('description'),
+    texts('profileImage'),
     step('accounts.numbers', (c) => loadAccountNumbers(c, source, numbers)),
   ])
   return {
@@ -333,7 +338,7 @@ async function loadAccounts(step: Step, source: string, count: number): Promise<
     username: username as string[],
     slug,
     name,
-    description: description as string[],
+    description,
     profileImage,
     ...numbers,
   }
@@ -941,9 +946,7 @@ const TWEET_TEXTS = 'tweet_texts.bin'
 
 async function loadTweets(conn: DuckDBConnection, source: string, sidecars: Sidecars): Promise<LoadedTweets> {
   const count = await countRows(conn, source)
-  const texts =
-    findSidecar(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner, ['offsets', 'text']) ??
-    (await writeTexts(conn, source, count, sidecars))
+  const texts = await textSidecar(conn, source, sidecars, TWEET_TEXTS, 'text', 'tweet_idx', count, false)
   const u32 = { type: 'u32', rows: count } as const
   const { arrays } = await cachedTable(
     sidecars,
@@ -996,14 +999,35 @@ async function loadTweets(conn: DuckDBConnection, source: string, sidecars: Side
   return { count, ...(arrays as unknown as Omit<LoadedTweets, 'count' | 'texts'>), texts }
 }
 
-/** The texts' sidecar: UTF-8 bytes streamed from DuckDB straight to the file, then their offsets. */
-async function writeTexts(conn: DuckDBConnection, source: string, count: number, sidecars: Sidecars): Promise<SidecarRef> {
-  const writer = new SidecarWriter(path.join(sidecars.dir, TWEET_TEXTS), sidecars.owner, [
+/**
+ * A text column's sidecar, found or written: UTF-8 bytes streamed from DuckDB straight to the file (column `text`),
+ * their offsets by `dense` row (`offsets`), and with `nulls` which rows are NULL (`is_null`).
+ */
+async function textSidecar(
+  conn: DuckDBConnection,
+  source: string,
+  sidecars: Sidecars,
+  file: string,
+  expression: string,
+  dense: string,
+  count: number,
+  nulls: boolean,
+): Promise<SidecarRef> {
+  const target = path.join(sidecars.dir, file)
+  const existing = findSidecar(target, sidecars.owner, nulls ? ['offsets', 'is_null', 'text'] : ['offsets', 'text'])
+  if (existing) return existing
+  const writer = new SidecarWriter(target, sidecars.owner, [
     { name: 'offsets', type: 'u32', rows: count + 1 },
+    ...(nulls ? [{ name: 'is_null', type: 'u8', rows: count } as const] : []),
     { name: 'text', type: 'u8', rows: null },
   ])
   try {
-    writer.write('offsets', await readUtf8(conn, source, 'text', 'tweet_idx', count, (bytes) => writer.append(bytes)), 0)
+    if (nulls) {
+      await scan(conn, `SELECT (${expression} IS NULL)::INTEGER FROM ${source} ORDER BY ${dense}`, (chunk, offset) =>
+        writer.write('is_null', int32Items(chunk.getColumnVector(0)).subarray(0, chunk.rowCount), offset),
+      )
+    }
+    writer.write('offsets', await readUtf8(conn, source, expression, dense, count, (bytes) => writer.append(bytes)), 0)
     const ref = writer.finish()
     sidecars.written.push({ ref, pending: {} })
     return ref
@@ -1011,6 +1035,13 @@ async function writeTexts(conn: DuckDBConnection, source: string, count: number,
     writer.abandon()
     throw error
   }
+}
+
+/** The text column of a sidecar written by `textSidecar`. */
+function textColumn(ref: SidecarRef): TextColumn {
+  const sidecar = openSidecar(ref)
+  const isNull = 'is_null' in ref.header.columns ? sidecar.read('is_null', 'u8') : null
+  return new TextColumn(sidecar.read('offsets', 'u32'), sidecar.utf8('text'), isNull)
 }
 
 function openTweets({ texts, ...tweets }: LoadedTweets): Tweets {

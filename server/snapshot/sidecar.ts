@@ -341,6 +341,30 @@ export class DiskText {
   }
 }
 
+/**
+ * A text per row kept on disk (`DiskText`), with its offsets (and null flags) in memory: `at(row)` reads one range.
+ * For columns read rarely per row (account descriptions, when a row's JSON is first made): 5 bytes per row in
+ * memory instead of a JS string.
+ *
+ * @example accounts.description.at(idx) // 'Shipping restaking on Solana.'
+ */
+export class TextColumn {
+  constructor(
+    private readonly offsets: Uint32Array,
+    private readonly bytes: DiskText,
+    private readonly isNull: Uint8Array | null,
+  ) {}
+
+  get length(): number {
+    return this.offsets.length - 1
+  }
+
+  at(row: number): string | null {
+    if (this.isNull?.[row]) return null
+    return this.bytes.read(this.offsets[row], this.offsets[row + 1])
+  }
+}
+
 function checkRange(start: number, end: number, rows: number, name: string): void {
   if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= rows)) {
     throw new RangeError(`sidecar column ${name}: rows ${start}..${end} outside 0..${rows}`)

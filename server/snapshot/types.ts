@@ -7,7 +7,7 @@
  * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, tweet texts) stay on disk
  * in the snapshot's sidecars (sidecar.ts): `DiskColumn`s and a `DiskText`, read by row range once per request.
  */
-import type { DiskColumn, DiskText } from './sidecar.ts'
+import type { DiskColumn, DiskText, TextColumn } from './sidecar.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -24,8 +24,10 @@ export interface Accounts {
   /** null for friend-only records */
   slug: (string | null)[]
   name: (string | null)[]
-  description: string[]
-  profileImage: (string | null)[]
+  /** On disk, read when a row's JSON is first made ('' for none: `at` never answers null). */
+  description: TextColumn
+  /** On disk; null for none. */
+  profileImage: TextColumn
   blueVerified: Uint8Array
   isTracked: Uint8Array
   isMonitored: Uint8Array
