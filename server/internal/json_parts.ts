@@ -28,13 +28,30 @@ export class JsonParts {
 }
 
 /**
- * `{...head, [key]: [items]}` where each item is a list of JSON parts; `head`'s members come first, in their order.
- * Adjacent text is joined, so a page has about one text part per item between the bytes.
+ * `{...head, ...members, [key]: [items]}` where each item is a list of JSON parts and each of `members` is a run of
+ * JSON members without braces (`"a":1,"b":2`, e.g. from `snapshotMembers`); `head`'s members come first, in their
+ * order. Adjacent text is joined, so a page has about one text part per item between the bytes.
  */
-export function jsonWithList(head: object, key: string, items: readonly (readonly JsonPart[])[]): JsonParts {
+export function jsonWithList(
+  head: object,
+  key: string,
+  items: readonly (readonly JsonPart[])[],
+  members: readonly JsonPart[] = [],
+): JsonParts {
   const start = JSON.stringify(head)
   const parts: JsonPart[] = []
-  let text = `${start.slice(0, -1)}${start.length > 2 ? ',' : ''}${JSON.stringify(key)}:[`
+  let text = start.slice(0, -1)
+  let empty = start.length <= 2
+  for (const member of members) {
+    if (!empty) text += ','
+    empty = false
+    if (typeof member === 'string') text += member
+    else {
+      parts.push(text, member)
+      text = ''
+    }
+  }
+  text += `${empty ? '' : ','}${JSON.stringify(key)}:[`
   for (let i = 0; i < items.length; i++) {
     if (i > 0) text += ','
     for (const part of items[i]) {

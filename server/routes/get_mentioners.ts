@@ -86,20 +86,28 @@ export default defineOperation({
       categoryId: readFilterId(query, 'category_id', 'ignore'),
       request,
     })
-    const a = snapshot.accounts
     const items = authors.map((m) => ['{', snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx)), '}'])
-    return pagedJson(request, total, 'mentioners', items, {
-      platform_id: a.platformId[target],
-      username: a.username[target],
-      name: a.name[target],
-      description: a.description.at(target),
-      followers_count: a.followersCount[target],
-      profile_image: a.profileImage.at(target),
-      ...prefixedLabels(snapshot, target),
-      ...window.echo,
-    })
+    // the target's profile never changes within a snapshot: its JSON is made once
+    return pagedJson(request, total, 'mentioners', items, {}, [
+      snapshotMembers(snapshot, 'get_mentioners.target', target, (t) => targetOf(snapshot, t)),
+      JSON.stringify(window.echo).slice(1, -1),
+    ])
   },
 })
+
+/** The target's members after the page fields. */
+function targetOf(snapshot: Snapshot, target: number) {
+  const a = snapshot.accounts
+  return {
+    platform_id: a.platformId[target],
+    username: a.username[target],
+    name: a.name[target],
+    description: a.description.at(target),
+    followers_count: a.followersCount[target],
+    profile_image: a.profileImage.at(target),
+    ...prefixedLabels(snapshot, target),
+  }
+}
 
 function mentioner({ accounts: a }: Snapshot, m: number) {
   return {

@@ -2,10 +2,12 @@
  * GET /api/v1/get_top_researched — the accounts most looked up through this API over the last 1, 7 or 30 days
  * (the server's lookup records, aggregated by the nightly build; at most 1000), most lookups first (key `data`).
  */
+import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../schema.ts'
+import type { Snapshot, TopResearchedList } from '../snapshot/types.ts'
 
 export default defineOperation({
   name: 'get_top_researched',
@@ -36,20 +38,25 @@ export default defineOperation({
     const list = snapshot.topResearched.get(days)
     const total = list ? list.accountIdx.length : 0
     const { start, end } = pageRange(request, total)
-    const a = snapshot.accounts
+    // a list's items never change within a snapshot: each one's JSON is made once
     const items = []
     for (let p = start; p < end; p++) {
-      const idx = list!.accountIdx[p]
-      items.push({
-        platform_id: a.platformId[idx],
-        username: a.username[idx],
-        name: a.name[idx],
-        profile_image: a.profileImage.at(idx),
-        platform_score: a.platformScore[idx],
-        followers_count: a.followersCount[idx],
-        lookups: list!.lookups[p],
-      })
+      items.push(['{', snapshotMembers(snapshot, `get_top_researched ${days}`, p, (row) => researchedItem(snapshot, list!, row)), '}'])
     }
-    return pagedBody(request, total, 'data', items, { days })
+    return pagedJson(request, total, 'data', items, { days })
   },
 })
+
+function researchedItem(snapshot: Snapshot, list: TopResearchedList, p: number) {
+  const a = snapshot.accounts
+  const idx = list.accountIdx[p]
+  return {
+    platform_id: a.platformId[idx],
+    username: a.username[idx],
+    name: a.name[idx],
+    profile_image: a.profileImage.at(idx),
+    platform_score: a.platformScore[idx],
+    followers_count: a.followersCount[idx],
+    lookups: list.lookups[p],
+  }
+}

@@ -101,8 +101,9 @@ export function pagedJson(
   key: string,
   items: (readonly JsonPart[])[],
   extra: Record<string, unknown> = {},
+  members: readonly JsonPart[] = [],
 ): JsonParts {
-  return jsonWithList(pageHead(request, total, items.length, extra), key, items)
+  return jsonWithList(pageHead(request, total, items.length, extra), key, items, members)
 }
 
 function pageHead(request: PageRequest, total: number, size: number, extra: Record<string, unknown>) {
