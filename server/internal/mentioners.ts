@@ -19,7 +19,8 @@
  * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
  * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
  * account for the builds, freed with the snapshot. No index is started once a snapshot's indexes hold
- * `MAX_INDEX_BYTES` (64 MiB): later targets are scanned.
+ * `MAX_INDEX_BYTES` (96 MiB: at the large scale, every target with ≥ 512 rows with its `score` order): later targets
+ * are scanned.
  *
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
@@ -62,7 +63,7 @@ export function mentionerPage(snapshot: Snapshot, target: number, query: Mention
  * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
  * stay within about this much plus the `by` orders of the targets already indexed.
  */
-const MAX_INDEX_BYTES = 64 * 2 ** 20
+const MAX_INDEX_BYTES = 96 * 2 ** 20
 
 const indexes = keptAuthorIndexes({
   table: (snapshot) => snapshot.mentions,
@@ -77,8 +78,8 @@ export const usesIndex = indexes.usesIndex
 /**
  * The warm-up's part: indexes with the default `score` order (the `followers` one is built on first use), within
  * the budget, for the targets most likely asked about: the most looked-up accounts of the last 30 days
- * (`top_researched`, yesterday's demand) first, then by smart followers. (By most mention rows instead, the large
- * scale's budget would hold ~70 targets; in this order, ~500.)
+ * (`top_researched`, yesterday's demand) first, then by smart followers: when the budget cannot hold them all, it
+ * holds those (at the large scale, all 959 candidates fit, with their `score` order).
  */
 export const mentionersWarmer = {
   name: 'mentioner_indexes',

@@ -3,7 +3,7 @@
  * and keep per snapshot under a memory budget. At the large scale: the score sums of get_followers_score_sum by
  * category (9,715 targets, 4.4 of 16 MiB) and by label combination (289 targets, 30 of 32 MiB), the author indexes of
  * get_smart_mentions (2,162 targets, 15.5 of 32 MiB), and those of get_mentioners for the targets most likely asked
- * about until its 64 MiB are spent (see `mentionersWarmer`). Each kind has its order (busiest or most asked first),
+ * about until its 96 MiB are spent (see `mentionersWarmer`). Each kind has its order (busiest or most asked first),
  * so a budget that runs out holds the targets that gain most; later targets are built on first use while the
  * budget lasts, then served the slower way.
  * It runs on the main thread in slices of at most `SLICE_MS`, yielding to requests between slices: answers are the
