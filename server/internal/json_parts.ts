@@ -85,6 +85,11 @@ function writeUtf8(out: Buffer, text: string, at: number): number {
   return text.length
 }
 
+/** A number as JSON writes it (`null` for NaN and ±Infinity), without a call to `JSON.stringify`. */
+export function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null'
+}
+
 /** Entries kept per snapshot and kind before the memo starts over: ~5 MB per kind (a few hundred bytes each). */
 const MEMO_LIMIT = 10_000
 

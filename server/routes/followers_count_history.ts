@@ -3,7 +3,8 @@ import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { formatDay, utcDay } from '../rules/dates.ts'
 import { dayRows, periodParameter, readPeriodDays } from '../rules/history.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { jsonNumber } from '../internal/json_parts.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { date, envelope, integer, object } from '../schema.ts'
 
 export default defineOperation({
@@ -25,8 +26,9 @@ export default defineOperation({
     const total = day.length
     const { start, end } = pageRange(request, total)
     const counts = history.followersCount.read(first + start, first + end)
+    // rows of two numbers: their JSON is written here rather than stringified from objects
     const items = []
-    for (let i = start; i < end; i++) items.push({ date: formatDay(day[i]), followers_count: counts[i - start] })
-    return pagedBody(request, total, 'followers_count', items)
+    for (let i = start; i < end; i++) items.push([`{"date":"${formatDay(day[i])}","followers_count":${jsonNumber(counts[i - start])}}`])
+    return pagedJson(request, total, 'followers_count', items)
   },
 })

@@ -3,7 +3,7 @@
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
 import { friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { jsonNumber, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
@@ -65,7 +65,7 @@ export default defineOperation({
       return [
         `{"action":"${log.following[r] ? 'Following' : 'Unfollowing'}",`,
         snapshotMembers(snapshot, 'following-log.head', f, (f) => followedHead(snapshot, f)),
-        `,"platform_score":${JSON.stringify(log.platformScore[r])},`,
+        `,"platform_score":${jsonNumber(log.platformScore[r])},`,
         snapshotMembers(snapshot, 'following-log.image', f, (f) => followedImage(snapshot, f)),
         `,"created_at":"${formatDay(log.day[r])}",`,
         snapshotMembers(snapshot, 'following-log.labels', f, (f) => ({ tags: plainTags(snapshot, f), categories: plainCategories(snapshot, f) })),

@@ -1,5 +1,5 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
-import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
+import { JsonParts, jsonNumber, snapshotMembers } from '../internal/json_parts.ts'
 import { filteredScoreSum } from '../internal/label_sums.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
@@ -48,7 +48,7 @@ export default defineOperation({
       '{"success":true,',
       snapshotMembers(snapshot, 'get_followers_score_sum.profile', target, (t) => profile(snapshot, t)),
       // scores have 2 decimals: round away the float noise of the sum
-      `,"followers_score_sum":${JSON.stringify(Math.round(sum * 100) / 100)},`,
+      `,"followers_score_sum":${jsonNumber(Math.round(sum * 100) / 100)},`,
       snapshotMembers(snapshot, 'get_followers_score_sum.labels', target, (t) => prefixedLabels(snapshot, t)),
       '}',
     ])

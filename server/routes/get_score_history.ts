@@ -3,7 +3,8 @@ import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { formatDay, utcDay } from '../rules/dates.ts'
 import { dayRows, periodParameter, readPeriodDays } from '../rules/history.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { jsonNumber } from '../internal/json_parts.ts'
+import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { date, envelope, integer, nullable, object, score } from '../schema.ts'
 
 export default defineOperation({
@@ -26,10 +27,12 @@ export default defineOperation({
     const { start, end } = pageRange(request, total)
     const scores = history.platformScore.read(first + start, first + end)
     const ranks = history.rank.read(first + start, first + end)
+    // rows of numbers: their JSON is written here rather than stringified from objects
     const items = []
     for (let i = start; i < end; i++) {
-      items.push({ date: formatDay(day[i]), platform_score: scores[i - start], rank: ranks[i - start] || null })
+      const rank = ranks[i - start]
+      items.push([`{"date":"${formatDay(day[i])}","platform_score":${jsonNumber(scores[i - start])},"rank":${rank ? rank : 'null'}}`])
     }
-    return pagedBody(request, total, 'score_history', items)
+    return pagedJson(request, total, 'score_history', items)
   },
 })
