@@ -56,8 +56,8 @@ function findAccountIdx(ids: BigUint64Array, id: bigint): number | undefined {
  * mode) right after its handler did (server/lookups.ts), on the same query object: it gets this one (at 1M accounts
  * the handle lookup is a cache miss in a Map of 2M entries). A `precedence` success is also the `fallback` answer.
  */
-let latest: { snapshot: Snapshot | null; query: URLSearchParams | null; mode: IdentificationMode; idx: number } = {
-  snapshot: null,
+let latest: { snapshotId: string; query: URLSearchParams | null; mode: IdentificationMode; idx: number } = {
+  snapshotId: '',
   query: null,
   mode: 'precedence',
   idx: -1,
@@ -65,11 +65,12 @@ let latest: { snapshot: Snapshot | null; query: URLSearchParams | null; mode: Id
 
 /** The target's account_idx; throws `invalid_params` when neither parameter is given, `account_not_found` when nothing resolves. */
 export function resolveAccount(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
-  if (query === latest.query && snapshot === latest.snapshot && (mode === latest.mode || latest.mode === 'precedence')) {
+  if (query === latest.query && snapshot.id === latest.snapshotId && (mode === latest.mode || latest.mode === 'precedence')) {
     return latest.idx
   }
   const idx = resolveAnew(snapshot, query, mode)
-  latest = { snapshot, query, mode, idx }
+  // (the snapshot's id, not the snapshot: a replaced snapshot must not stay in memory through this)
+  latest = { snapshotId: snapshot.id, query, mode, idx }
   return idx
 }
 
