@@ -63,8 +63,8 @@ values('series, subscription dates and texts read back the Parquet rows in file 
       assert.equal(s.categorizedCounts, first.categorizedCounts)
       assert.equal(s.mentions, first.mentions)
       assert.equal(s.smartMentions, first.smartMentions)
-      const { textBytes: _c, ...tweets } = s.tweets
-      const { textBytes: _d, ...firstTweets } = first.tweets
+      const { text: _c, ...tweets } = s.tweets
+      const { text: _d, ...firstTweets } = first.tweets
       assert.equal(tweets, firstTweets)
       assert.ok(s.mentions.tweetIdx.length > 0 && s.categorizedCounts.cnt.length > 0 && tweets.count > 0)
     }
@@ -109,9 +109,7 @@ values('series, subscription dates and texts read back the Parquet rows in file 
 
     const texts = await env.query<{ text: string | null }>(`SELECT text FROM tweets`)
     const { tweets } = s
-    const read = texts.map((_, t) =>
-      tweets.textIsNull[t] ? null : tweets.textBytes.read(tweets.textOffsets[t], tweets.textOffsets[t + 1]),
-    )
+    const read = texts.map((_, t) => tweets.text.at(t))
     assert.equal(read, texts.map((r) => r.text), round)
     await committed(serving)
   }

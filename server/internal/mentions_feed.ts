@@ -113,7 +113,7 @@ function mentionItem(snapshot: Snapshot, t: number) {
   const { tweets } = snapshot
   return {
     id: tweets.tweetId[t].toString(),
-    text: tweets.textIsNull[t] ? null : tweets.textBytes.read(tweets.textOffsets[t], tweets.textOffsets[t + 1]),
+    text: tweets.text.at(t),
     created_at: isoUtcOffset(tweets.createdAtMs[t]),
     favorites: tweets.favorites[t],
     retweets: tweets.retweets[t],

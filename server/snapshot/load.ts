@@ -313,13 +313,13 @@ async function countRows(conn: DuckDBConnection, source: string): Promise<number
   return reader.getRows()[0][0] as number
 }
 
-/** The string columns and the numeric ones load concurrently. */
 /** The account texts kept on disk (read when a row's JSON is made), one sidecar each. */
 const ACCOUNT_TEXTS = {
   description: { file: 'account_descriptions.bin', expression: "coalesce(description, '')", nulls: false },
   profileImage: { file: 'account_profile_images.bin', expression: 'profile_image', nulls: true },
 } as const
 
+/** The string columns, the texts and the numeric ones load concurrently. */
 async function loadAccounts(step: Step, source: string, count: number, sidecars: Sidecars): Promise<Accounts> {
   const numbers = accountNumbers(count)
   const texts = (column: keyof typeof ACCOUNT_TEXTS) => {
@@ -939,8 +939,8 @@ async function loadSmartFollows(conn: DuckDBConnection, source: string): Promise
   return lists
 }
 
-/** Tweets as they cross from the worker: the texts stay in their sidecar (column `text`, offsets `offsets`). */
-type LoadedTweets = Omit<Tweets, 'textBytes' | 'textOffsets'> & { texts: SidecarRef }
+/** Tweets as they cross from the worker: the texts stay in their sidecar (`textSidecar`), their NULL flags here. */
+type LoadedTweets = Omit<Tweets, 'text'> & { texts: SidecarRef; textIsNull: Uint8Array }
 
 const TWEET_TEXTS = 'tweet_texts.bin'
 
@@ -1037,16 +1037,15 @@ async function textSidecar(
   }
 }
 
-/** The text column of a sidecar written by `textSidecar`. */
-function textColumn(ref: SidecarRef): TextColumn {
+/** The text column of a sidecar written by `textSidecar` (NULL flags from its `is_null` column, or given). */
+function textColumn(ref: SidecarRef, isNull: Uint8Array | null = null): TextColumn {
   const sidecar = openSidecar(ref)
-  const isNull = 'is_null' in ref.header.columns ? sidecar.read('is_null', 'u8') : null
-  return new TextColumn(sidecar.read('offsets', 'u32'), sidecar.utf8('text'), isNull)
+  const nulls = 'is_null' in ref.header.columns ? sidecar.read('is_null', 'u8') : isNull
+  return new TextColumn(sidecar.read('offsets', 'u32'), sidecar.utf8('text'), nulls)
 }
 
-function openTweets({ texts, ...tweets }: LoadedTweets): Tweets {
-  const sidecar = openSidecar(texts)
-  return { ...tweets, textOffsets: sidecar.read('offsets', 'u32'), textBytes: sidecar.utf8('text') }
+function openTweets({ texts, textIsNull, ...tweets }: LoadedTweets): Tweets {
+  return { ...tweets, text: textColumn(texts, textIsNull) }
 }
 
 /** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */

@@ -4,10 +4,11 @@
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
  * The big per-row arrays use the narrowest type that holds their values (memory: 2 GiB at the large scale):
- * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, tweet texts) stay on disk
- * in the snapshot's sidecars (sidecar.ts): `DiskColumn`s and a `DiskText`, read by row range once per request.
+ * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, per-position follower
+ * columns, tweet texts, account descriptions and images) stay on disk in the snapshot's sidecars (sidecar.ts):
+ * `DiskColumn`s and `TextColumn`s, read by row range once per request or when a row's JSON is first made.
  */
-import type { DiskColumn, DiskText, TextColumn } from './sidecar.ts'
+import type { DiskColumn, TextColumn } from './sidecar.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -164,11 +165,8 @@ export interface Tweets {
   /** -1 when the author is in neither table */
   authorIdx: Int32Array
   createdAtMs: Float64Array
-  /** UTF-8 texts back to back (on disk): text of row i is `textBytes.read(textOffsets[i], textOffsets[i + 1])`. */
-  textBytes: DiskText
-  textOffsets: Uint32Array
-  /** 1 when the text is NULL */
-  textIsNull: Uint8Array
+  /** On disk, read when a mention's JSON is first made; null when the text is NULL. */
+  text: TextColumn
   favorites: Uint32Array
   retweets: Uint32Array
   replies: Uint32Array
