@@ -12,6 +12,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../server/errors.ts'
 import type { MaybePromise } from '../server/internal/maybe_promise.ts'
+import { transientBytes } from '../server/internal/transient.ts'
 import {
   AccessAdminError,
   createServices,
@@ -270,6 +271,16 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     await cache.set(`${name}|own`, body, 60)
     body.fill(0x20)
     assert.is((await cache.get(`${name}|own`))?.toString(), '{"body":"pooled"}')
+  })
+
+  test('cache :: a body in request memory (a view on a shared slab) is stored as a copy of its own', async (ctx) => {
+    const { cache } = ctx.services
+    const body = transientBytes(20)
+    body.write('{"body":"transient"}')
+    await cache.set(`${name}|transient`, body, 60)
+    body.fill(0x20)
+    const stored = await cache.get(`${name}|transient`)
+    assert.is(stored?.toString(), '{"body":"transient"}')
   })
 
   test('admin :: unknown accounts and keys, duplicate names and bad plans give clear errors', async (ctx) => {

@@ -9,18 +9,22 @@
  * return jsonWithList({ success: true, total }, 'top_followers', rows) // the endpoint sends `.toBuffer()`
  */
 import type { Snapshot } from '../snapshot/types.ts'
+import { transientBytes } from './transient.ts'
 
 /** JSON text, or its UTF-8 bytes kept per snapshot. */
 export type JsonPart = string | Buffer
 
-/** A body given as JSON parts; `toBuffer()` copies them into the bytes that are sent (and cached). */
+/**
+ * A body given as JSON parts; `toBuffer()` copies them into the bytes that are sent, in request memory
+ * (`transientBytes`: the response cache keeps a copy of its own).
+ */
 export class JsonParts {
   constructor(private readonly parts: readonly JsonPart[]) {}
 
   toBuffer(): Buffer {
     let length = 0
     for (const part of this.parts) length += typeof part === 'string' ? utf8Length(part) : part.length
-    const out = Buffer.allocUnsafe(length)
+    const out = transientBytes(length)
     let at = 0
     for (const part of this.parts) at += typeof part === 'string' ? writeUtf8(out, part, at) : part.copy(out, at)
     return out

@@ -18,6 +18,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { log } from '../../pipeline/log.ts'
+import { transientArray, type TypedArrayType } from '../internal/transient.ts'
 
 const FORMAT = 1
 const MAGIC = 'ASSIDECAR\n'
@@ -37,6 +38,11 @@ export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
 export type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
 /** Column types read as numbers (not bigints). */
 export type NumericType = Exclude<ColumnType, 'u64'>
+
+/** An array of `length` values of a column type in request memory (see `transientArray`). */
+function requestArray<T extends ColumnType>(type: T, length: number): ArrayOf<T> {
+  return transientArray(ARRAYS[type] as unknown as TypedArrayType<ArrayOf<T>>, length)
+}
 
 /** A zeroed array of `rows` values of a column type. */
 export function newColumn<T extends ColumnType>(type: T, rows: number): ArrayOf<T> {
@@ -254,8 +260,8 @@ function toType(type: ColumnType, values: ArrayLike<number> | ArrayLike<bigint>)
 const GAP_ROWS = 64
 
 /**
- * A numeric column kept on disk. `read(start, end)` copies rows `start..end-1` into a new typed array with one
- * read (a few µs from the page cache): a request reads the row range it needs once, then indexes the array.
+ * A numeric column kept on disk. `read(start, end)` copies rows `start..end-1` into a typed array in request memory
+ * with one read (a few µs from the page cache): a request reads the row range it needs once, then indexes the array.
  *
  * @example const days = history.day.read(first, last); days[r - first]
  */
@@ -272,10 +278,10 @@ export class DiskColumn<T extends NumericType> {
     this.#type = type
   }
 
-  /** Rows `start..end-1` (a RangeError outside `0..rows`). */
+  /** Rows `start..end-1` (a RangeError outside `0..rows`), in request memory (`transientArray`): copy what you keep. */
   read(start: number, end: number): ArrayOf<T> {
     checkRange(start, end, this.rows, this.#name)
-    return this.#sidecar.read(this.#name, this.#type, start, end - start)
+    return this.#fill(start, requestArray(this.#type, end - start))
   }
 
   /**
@@ -284,17 +290,22 @@ export class DiskColumn<T extends NumericType> {
    */
   readInto(start: number, end: number, scratch: ArrayOf<T>): ArrayOf<T> {
     checkRange(start, end, this.rows, this.#name)
-    const values = scratch.subarray(0, end - start) as ArrayOf<T>
+    return this.#fill(start, scratch.subarray(0, end - start) as ArrayOf<T>)
+  }
+
+  /** `values` filled with the rows from `start` on. */
+  #fill(start: number, values: ArrayOf<T>): ArrayOf<T> {
     this.#sidecar.readBytes(this.#name, start * values.BYTES_PER_ELEMENT, new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
     return values
   }
 
   /**
    * The values of `rows` (any order), in that order; rows near each other are read together: all in one read when
-   * they span fewer than `GAP_ROWS` rows each (e.g. a page of consecutive rows, forwards or backwards).
+   * they span fewer than `GAP_ROWS` rows each (e.g. a page of consecutive rows, forwards or backwards). In request
+   * memory, like `read`.
    */
   readRows(rows: readonly number[]): ArrayOf<T> {
-    const picked = new ARRAYS[this.#type](rows.length) as ArrayOf<T>
+    const picked = requestArray(this.#type, rows.length)
     if (rows.length === 0) return picked
     let low = rows[0]
     let high = rows[0]
