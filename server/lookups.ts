@@ -21,14 +21,18 @@ const FLUSH_INTERVAL_MS = 1000
 /** Lines buffered before a write is started early (bounds memory under heavy load). */
 const FLUSH_AT_LINES = 50_000
 
-interface Lookup {
-  atMs: number
-  operation: string
-  platformId: string
+/**
+ * Lookups not yet written, as parallel columns: a request adds no object of its own (a second's worth of lookup
+ * objects would outlive young-generation collections and be promoted, costing old-generation collections).
+ */
+class Lookups {
+  readonly atSecond: number[] = []
+  readonly operation: string[] = []
+  readonly platformId: string[] = []
 }
 
 export class LookupRecorder {
-  private pending: Lookup[] = []
+  private pending = new Lookups()
   /** Writes run one after another so lines keep their order. */
   private writing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
@@ -39,8 +43,11 @@ export class LookupRecorder {
   }
 
   record(operation: string, platformId: string, atMs = Date.now()): void {
-    this.pending.push({ atMs, operation, platformId })
-    if (this.pending.length >= FLUSH_AT_LINES) void this.flush()
+    const { pending } = this
+    pending.atSecond.push(Math.floor(atMs / 1000))
+    pending.operation.push(operation)
+    pending.platformId.push(platformId)
+    if (pending.atSecond.length >= FLUSH_AT_LINES) void this.flush()
   }
 
   /**
@@ -56,9 +63,9 @@ export class LookupRecorder {
 
   /** Append everything recorded so far; resolves when it is on disk. */
   flush(): Promise<void> {
-    if (this.pending.length === 0) return this.writing
+    if (this.pending.atSecond.length === 0) return this.writing
     const batch = this.pending
-    this.pending = []
+    this.pending = new Lookups()
     this.writing = this.writing.then(() => this.append(batch))
     return this.writing
   }
@@ -68,26 +75,26 @@ export class LookupRecorder {
     await this.flush()
   }
 
-  private async append(batch: Lookup[]): Promise<void> {
+  private async append(batch: Lookups): Promise<void> {
     const byFile = new Map<string, string[]>()
     // lines of one batch share few seconds: format each second once
     let second = NaN
     let at = ''
-    for (const { atMs, operation, platformId } of batch) {
-      if (Math.floor(atMs / 1000) !== second) {
-        second = Math.floor(atMs / 1000)
+    for (let i = 0; i < batch.atSecond.length; i++) {
+      if (batch.atSecond[i] !== second) {
+        second = batch.atSecond[i]
         at = new Date(second * 1000).toISOString().replace('.000Z', 'Z')
       }
       const file = `${at.slice(0, 10)}.ndjson`
       let lines = byFile.get(file)
       if (!lines) byFile.set(file, (lines = []))
-      lines.push(JSON.stringify({ at, operation, platform_id: platformId }))
+      lines.push(JSON.stringify({ at, operation: batch.operation[i], platform_id: batch.platformId[i] }))
     }
     try {
       await fs.promises.mkdir(this.dir, { recursive: true })
       for (const [file, lines] of byFile) await fs.promises.appendFile(path.join(this.dir, file), `${lines.join('\n')}\n`)
     } catch (error) {
-      log.warn('lookups.write_failed', { dir: this.dir, lines: batch.length, error: String(error) })
+      log.warn('lookups.write_failed', { dir: this.dir, lines: batch.atSecond.length, error: String(error) })
     }
   }
 }

@@ -32,6 +32,7 @@ import { accountMarks } from './account_marks.ts'
 import { type AuthorIndex, authorScratch, firstOutside, keptAuthorIndexes, newestUpTo, rowsAfter } from './author_index.ts'
 import { firstInOrder } from './first_in_order.ts'
 import { KEEP_FROM_ROWS } from './mention_order.ts'
+import { transientArray } from './transient.ts'
 
 export type MentionersBy = 'score' | 'followers'
 
@@ -217,7 +218,7 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   }
   // Otherwise (and with filters, since `total` counts every match) the window's authors that pass are collected as
   // places in the `by` order, which sort as numbers.
-  const places = new Int32Array(total)
+  const places = transientArray(Int32Array, total)
   let kept = 0
   const keep = (position: number) => {
     if (!filtered || passesFilters(snapshot, index.authors[position], query)) places[kept++] = order.places[position]
