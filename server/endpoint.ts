@@ -19,6 +19,7 @@ import { log } from '../pipeline/log.ts'
 import type { Admission } from './access/index.ts'
 import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import { cacheKey, cacheKeyHash } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
 import { JsonParts } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
@@ -86,13 +87,14 @@ export class Endpoint {
   private answer(call: Call, admission: Admission | null): MaybePromise<Response> {
     if (admission) for (const name in admission.headers) call.headers[name] = admission.headers[name]
     if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
-    const key = cacheKey(this.operation, call.event.url.search, call.snapshot)
+    const { search } = call.event.url
     // a key the doorkeeper has not seen cannot be in the cache (bodies are stored from a key's second miss on):
     // its first request skips the lookup (a round trip with Redis), is built and not stored
-    if (!this.doorkeeper.admit(key)) {
+    if (!this.doorkeeper.admit(cacheKeyHash(this.operation.name, search, call.snapshot.id))) {
       call.headers['x-cache'] = 'MISS'
       return respond(this.build(call, admission), call.headers)
     }
+    const key = cacheKey(this.operation.name, search, call.snapshot.id)
     const cached = this.cacheGet(call, key)
     return cached instanceof Promise
       ? cached.then((body) => this.answerFromCache(call, admission, key, body))
@@ -164,26 +166,6 @@ function respond(body: Buffer | string, headers: Record<string, string>, status 
 function cacheFailed(action: 'get' | 'set', call: Call, error: unknown): null {
   log.warn(`cache.${action}_failed`, { request_id: call.requestId, error: String(error) })
   return null
-}
-
-/**
- * Operation + parameters in a canonical order without the credential + snapshot: equal queries share an entry.
- * Parameters are compared as sent (still percent-encoded), so the key costs a split and a sort of the query string.
- * @example cacheKey(getAlpha, '?days=7&api_key=ask_…&by=score', snapshot) // 'get_alpha?by=score&days=7@2026-11-21_…'
- */
-function cacheKey(operation: Operation, search: string, snapshot: Snapshot): string {
-  const params = search.length > 1 ? search.slice(1).split('&') : []
-  // in place: drop empty parameters and the credential, then an insertion sort (a query has a few parameters)
-  let kept = 0
-  for (const param of params) if (param !== '' && param !== 'api_key' && !param.startsWith('api_key=')) params[kept++] = param
-  params.length = kept
-  for (let i = 1; i < kept; i++) {
-    const param = params[i]
-    let j = i - 1
-    for (; j >= 0 && params[j] > param; j--) params[j + 1] = params[j]
-    params[j + 1] = param
-  }
-  return `${operation.name}?${params.join('&')}@${snapshot.id}`
 }
 
 /**

@@ -6,7 +6,9 @@
  * The default capacity, 32,768 keys, is a few times the entries a 64 MB cache of list pages holds, in a 32 KiB
  * table that stays in the CPU's caches between requests.
  *
- * @example const door = new Doorkeeper(); door.admit('get_alpha?days=7@s') // false: first time; true the next time
+ * Keys come as their 32-bit hashes (`cacheKeyHash`), so asking costs no key string.
+ *
+ * @example const door = new Doorkeeper(); door.admit(cacheKeyHash('get_alpha', '?days=7', id)) // false: first time; true the next time
  */
 export class Doorkeeper {
   private readonly bits: Uint32Array
@@ -19,9 +21,8 @@ export class Doorkeeper {
     this.mask = capacity * 8 - 1
   }
 
-  /** Whether `key` was asked since the filter last started over; marks it as asked. */
-  admit(key: string): boolean {
-    const hash = fnv1a(key)
+  /** Whether the key of `hash` was asked since the filter last started over; marks it as asked. */
+  admit(hash: number): boolean {
     const first = hash & this.mask
     const second = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) & this.mask
     const seen = this.has(first) && this.has(second)
@@ -39,11 +40,4 @@ export class Doorkeeper {
   private has(bit: number): boolean {
     return (this.bits[bit >>> 5] & (1 << (bit & 31))) !== 0
   }
-}
-
-/** 32-bit FNV-1a over the string's UTF-16 code units. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
-  return hash >>> 0
 }
