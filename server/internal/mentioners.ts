@@ -185,8 +185,11 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   const index = indexes.index(snapshot, target)
   const { startMs, request } = query
   const first = mentions.offsets[target]
-  const afterEnd = rowsAfter(mentions, first, mentions.offsets[target + 1], query.endMs) - first
-  const inWindow = (row: number) => mentions.epochSeconds[first + row] * 1000 >= startMs
+  const last = mentions.offsets[target + 1]
+  const afterEnd = rowsAfter(mentions, first, last, query.endMs) - first
+  // rows are newest first: those before the first one older than the window's start are at or after it
+  const startRow = rowsAfter(mentions, first, last, startMs - 1) - first
+  const inWindow = (row: number) => row < startRow
   // The authors whose newest row is after the window's end come first in newest order; those with an older row in
   // the window are collected and marked. The next ones, up to the first whose newest row is before the window's
   // start, have their newest row in it.

@@ -96,23 +96,21 @@ export function indexedWindows(snapshot: Snapshot, target: number, endMs: number
   const first = mentions.offsets[target]
   const last = mentions.offsets[target + 1]
   const afterEnd = rowsAfter(mentions, first, last, endMs) - first
+  // rows are newest first: a window's rows are those from `afterEnd` up to its `startRow`, the first one older than it
   const windows = ALLOWED_DAYS.map((days) => {
-    const startMs = endMs - days * DAY_MS
-    const mentionCount = rowsAfter(mentions, first, last, startMs - 1) - first - afterEnd
-    return { days, startMs, mentions: mentionCount, authors: 0 }
+    const startRow = rowsAfter(mentions, first, last, endMs - days * DAY_MS - 1) - first
+    return { days, startRow, mentions: startRow - afterEnd, authors: 0 }
   })
-  const timeMs = (row: number) => mentions.epochSeconds[first + row] * 1000
   // The authors whose newest row is after the end come first in newest order: their newest row up to the end
   // decides. The next ones are in a window up to the first whose newest row is before its start.
   let early = 0
   for (; early < index.authors.length && index.newestRow[early] < afterEnd; early++) {
     const row = newestUpTo(index, early, afterEnd)
     if (row === -1) continue
-    const ms = timeMs(row)
-    for (const window of windows) if (ms >= window.startMs) window.authors++
+    for (const window of windows) if (row < window.startRow) window.authors++
   }
   for (const window of windows) {
-    window.authors += firstOutside(index.newestRow, early, (row) => timeMs(row) >= window.startMs) - early
+    window.authors += firstOutside(index.newestRow, early, (row) => row < window.startRow) - early
   }
   return windows.map(({ days, mentions, authors }) => ({ days, mentions, authors }))
 }
