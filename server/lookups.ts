@@ -22,13 +22,14 @@ const FLUSH_INTERVAL_MS = 1000
 const FLUSH_AT_LINES = 50_000
 
 /**
- * Lookups not yet written, as parallel columns: a request adds no object of its own (a second's worth of lookup
- * objects would outlive young-generation collections and be promoted, costing old-generation collections).
+ * Lookups not yet written, in columns made for a whole batch: a request adds no object of its own (a second's worth
+ * of lookup objects would outlive young-generation collections) and no column grows (copied) while it fills.
  */
 class Lookups {
-  readonly atSecond: number[] = []
-  readonly operation: string[] = []
-  readonly platformId: string[] = []
+  count = 0
+  readonly atSecond = new Float64Array(FLUSH_AT_LINES)
+  readonly operation: string[] = new Array<string>(FLUSH_AT_LINES).fill('')
+  readonly platformId: string[] = new Array<string>(FLUSH_AT_LINES).fill('')
 }
 
 export class LookupRecorder {
@@ -44,10 +45,11 @@ export class LookupRecorder {
 
   record(operation: string, platformId: string, atMs = Date.now()): void {
     const { pending } = this
-    pending.atSecond.push(Math.floor(atMs / 1000))
-    pending.operation.push(operation)
-    pending.platformId.push(platformId)
-    if (pending.atSecond.length >= FLUSH_AT_LINES) void this.flush()
+    const n = pending.count++
+    pending.atSecond[n] = Math.floor(atMs / 1000)
+    pending.operation[n] = operation
+    pending.platformId[n] = platformId
+    if (pending.count === FLUSH_AT_LINES) void this.flush()
   }
 
   /**
@@ -63,7 +65,7 @@ export class LookupRecorder {
 
   /** Append everything recorded so far; resolves when it is on disk. */
   flush(): Promise<void> {
-    if (this.pending.atSecond.length === 0) return this.writing
+    if (this.pending.count === 0) return this.writing
     const batch = this.pending
     this.pending = new Lookups()
     this.writing = this.writing.then(() => this.append(batch))
@@ -80,7 +82,7 @@ export class LookupRecorder {
     // lines of one batch share few seconds: format each second once
     let second = NaN
     let at = ''
-    for (let i = 0; i < batch.atSecond.length; i++) {
+    for (let i = 0; i < batch.count; i++) {
       if (batch.atSecond[i] !== second) {
         second = batch.atSecond[i]
         at = new Date(second * 1000).toISOString().replace('.000Z', 'Z')
@@ -88,13 +90,14 @@ export class LookupRecorder {
       const file = `${at.slice(0, 10)}.ndjson`
       let lines = byFile.get(file)
       if (!lines) byFile.set(file, (lines = []))
-      lines.push(JSON.stringify({ at, operation: batch.operation[i], platform_id: batch.platformId[i] }))
+      // (`at` and the decimal id need no escaping)
+      lines.push(`{"at":"${at}","operation":${JSON.stringify(batch.operation[i])},"platform_id":"${batch.platformId[i]}"}`)
     }
     try {
       await fs.promises.mkdir(this.dir, { recursive: true })
       for (const [file, lines] of byFile) await fs.promises.appendFile(path.join(this.dir, file), `${lines.join('\n')}\n`)
     } catch (error) {
-      log.warn('lookups.write_failed', { dir: this.dir, lines: batch.atSecond.length, error: String(error) })
+      log.warn('lookups.write_failed', { dir: this.dir, lines: batch.count, error: String(error) })
     }
   }
 }
