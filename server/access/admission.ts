@@ -114,14 +114,15 @@ function planTerms(account: AccountRecord): PlanTerms {
 function authenticate(records: AccountRecords, credentials: Credentials): MaybePromise<AccountRecord> {
   const credential = readApiKey(credentials)
   if (!credential) throw new ApiError('api_key_missing', KEY_ERROR_MESSAGES.api_key_missing)
-  const hash = hashOfKey(credential.key)
+  const known = recentHashes.get(credential.key)
+  const hash = known ?? hashOfKey(credential.key)
   const account = andThen(records.userIdOfKey(hash), (userId) => (userId === null ? null : records.account(userId)))
   return andThen(account, (account) => {
     const key = account?.keys.find((candidate) => candidate.hash === hash)
     if (!account || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
     if (key.revokedAt) throw new ApiError('api_key_revoked', KEY_ERROR_MESSAGES.api_key_revoked)
     if (!account.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
-    rememberHash(credential.key, hash)
+    if (known === undefined) rememberHash(credential.key, hash)
     return account
   })
 }
@@ -139,9 +140,8 @@ function rememberHash(key: string, hash: string): void {
   recentHashes.set(key, hash)
 }
 
+/** The hash of a key not remembered; a string that cannot be a key is refused before any hashing. */
 function hashOfKey(key: string): string {
-  const known = recentHashes.get(key)
-  if (known !== undefined) return known
   if (!looksLikeApiKey(key)) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
   return hashApiKey(key)
 }
