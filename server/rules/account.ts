@@ -27,7 +27,11 @@ export function normalizeUsername(raw: string): string {
 
 /** Current username, then slug, then previous usernames. */
 export function findByUsername(snapshot: Snapshot, raw: string): number | undefined {
-  const key = normalizeUsername(raw)
+  return findByUsernameKey(snapshot, normalizeUsername(raw))
+}
+
+/** `findByUsername` of a key already normalised. */
+function findByUsernameKey(snapshot: Snapshot, key: string): number | undefined {
   if (key === '') return undefined
   return snapshot.byUsername.get(key) ?? snapshot.bySlug.get(key) ?? snapshot.byPreviousUsername.get(key)
 }
@@ -76,12 +80,11 @@ export function resolveAccount(snapshot: Snapshot, query: URLSearchParams, mode:
 
 function resolveAnew(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
   const platformId = query.get('platform_id')?.trim() || null
-  const username = query.get('username') ?? ''
-  const hasUsername = normalizeUsername(username) !== ''
-  if (platformId === null && !hasUsername) throw new ApiError('invalid_params', ACCOUNT_REQUIRED_MESSAGE)
+  const usernameKey = normalizeUsername(query.get('username') ?? '')
+  if (platformId === null && usernameKey === '') throw new ApiError('invalid_params', ACCOUNT_REQUIRED_MESSAGE)
   let idx = platformId === null ? undefined : findByPlatformId(snapshot, platformId)
-  if (idx === undefined && hasUsername && (platformId === null || mode === 'fallback')) {
-    idx = findByUsername(snapshot, username)
+  if (idx === undefined && usernameKey !== '' && (platformId === null || mode === 'fallback')) {
+    idx = findByUsernameKey(snapshot, usernameKey)
   }
   if (idx === undefined) throw new ApiError('account_not_found', ACCOUNT_NOT_FOUND_MESSAGE)
   return idx
