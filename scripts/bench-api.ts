@@ -1,6 +1,6 @@
 /**
  * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]
- *   [--profile DIR]`
+ *   [--repeat N] [--profile DIR]`
  *
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
  * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
@@ -10,6 +10,8 @@
  * `--profile DIR` writes a V8 CPU profile of each of our two servers (`node --cpu-prof`, open in Chrome DevTools or
  * read its self times) covering the whole run, one operation after another; the main thread's file ends in
  * `.0.001.cpuprofile` (the others are the snapshot loader's worker threads).
+ * `--repeat N` loads hello-world N times and each operation N times on each server (without, then with access, in
+ * turn) and reports the run with the median req/s: single runs on a shared machine vary by ±10–15%.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -52,6 +54,7 @@ const { values } = parseArgs({
     snapshots: { type: 'string' },
     raw: { type: 'string' },
     only: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     profile: { type: 'string' },
     child: { type: 'string' },
   },
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
   const bare = await spawnServer('bare', snapshotsDir)
   const full = await spawnServer('full', snapshotsDir)
   try {
-    const baseline = await load(hello, () => '/', {})
+    const baseline = median(await repeated(() => load(hello, () => '/', {})))
     log.info('bench.hello', { rps: Math.round(baseline.requests.average), p99: baseline.latency.p99 })
     const rows = []
     for (const op of benched) {
@@ -114,8 +117,13 @@ async function main(): Promise<void> {
         return `/api/v1/${op.name}?${params}`
       }
       await assertSuccess(full.url, paths(0), full.key)
-      const withoutAccess = op.name === 'limits' ? null : await load(bare, paths, {})
-      const withAccess = await load(full, paths, { 'x-api-key': full.key })
+      // both servers in turn, so a slower stretch of the shared machine weighs on both sides of the comparison
+      const runs = await repeated(async () => ({
+        withoutAccess: op.name === 'limits' ? null : await load(bare, paths, {}),
+        withAccess: await load(full, paths, { 'x-api-key': full.key }),
+      }))
+      const withoutAccess = op.name === 'limits' ? null : median(runs.map((run) => run.withoutAccess!))
+      const withAccess = median(runs.map((run) => run.withAccess))
       rows.push({ op: op.name, withoutAccess, withAccess })
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }
@@ -144,7 +152,7 @@ function report(scale: string, baseline: Measured, rows: { op: string; withoutAc
       .join(' ')
   const header = `${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'ratio'.padStart(5)} ${'cpuµs'.padStart(5)} ${'capacity'.padStart(8)}`
   const lines = [
-    `bench:api scale=${scale} connections=${values.connections} duration=${values.duration}s (latencies in ms)`,
+    `bench:api scale=${scale} connections=${values.connections} duration=${values.duration}s repeat=${values.repeat} (median run by req/s; latencies in ms)`,
     `hello-world h3: ${Math.round(base)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${Math.round(baseline.cpuUs)} µs CPU/request`,
     '',
     `${''.padEnd(31)} ${'without access'.padEnd(38)} | with access (auth + limits + cache)`,
@@ -163,6 +171,18 @@ function report(scale: string, baseline: Measured, rows: { op: string; withoutAc
     `server ready in ${(server.readyMs / 1000).toFixed(1)} s, warm-up done at ${(server.warmedMs / 1000).toFixed(1)} s; after the run RSS ${mib(memory.rss_bytes)} (JS heap ${mib(memory.heap_used_bytes)}, typed arrays and Buffers ${mib(memory.array_buffers_bytes)})`,
   )
   process.stdout.write(lines.join('\n') + '\n')
+}
+
+/** `--repeat` runs of `measure`, one after another. */
+async function repeated<T>(measure: () => Promise<T>): Promise<T[]> {
+  const runs: T[] = []
+  for (let r = 0; r < Math.max(1, Number(values.repeat)); r++) runs.push(await measure())
+  return runs
+}
+
+/** The run with the median req/s (the lower middle one of an even count): its figures are reported. */
+function median(runs: Measured[]): Measured {
+  return runs.slice().sort((a, b) => a.requests.average - b.requests.average)[Math.floor((runs.length - 1) / 2)]
 }
 
 /** Load one server; `cpuUs` is the server process's CPU time per request (independent of the load generator). */
