@@ -34,6 +34,8 @@ class Lookups {
 
 export class LookupRecorder {
   private pending = new Lookups()
+  /** The batch written last, emptied: the next one to fill (columns are made again only when a write lags). */
+  private spare: Lookups | null = null
   /** Writes run one after another so lines keep their order. */
   private writing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
@@ -67,8 +69,16 @@ export class LookupRecorder {
   flush(): Promise<void> {
     if (this.pending.count === 0) return this.writing
     const batch = this.pending
-    this.pending = new Lookups()
-    this.writing = this.writing.then(() => this.append(batch))
+    this.pending = this.spare ?? new Lookups()
+    this.spare = null
+    this.writing = this.writing.then(async () => {
+      await this.append(batch)
+      // (its strings are let go: they may belong to a snapshot that has been replaced)
+      batch.count = 0
+      batch.operation.fill('')
+      batch.platformId.fill('')
+      this.spare = batch
+    })
     return this.writing
   }
 
