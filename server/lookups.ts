@@ -74,9 +74,9 @@ export class LookupRecorder {
     this.writing = this.writing.then(async () => {
       await this.append(batch)
       // (its strings are let go: they may belong to a snapshot that has been replaced)
+      batch.operation.fill('', 0, batch.count)
+      batch.platformId.fill('', 0, batch.count)
       batch.count = 0
-      batch.operation.fill('')
-      batch.platformId.fill('')
       this.spare = batch
     })
     return this.writing
