@@ -1,7 +1,7 @@
 /** Request memory (`server/internal/transient.ts`): views on shared slabs that never overlap. */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { transientArray, transientBytes } from '../server/internal/transient.ts'
+import { keepTransient, transientArray, transientBytes } from '../server/internal/transient.ts'
 
 const test = suite('transient request memory')
 
@@ -44,6 +44,27 @@ test('views :: large requests get memory of their own (a kept one pins no slab)'
   assert.is(values.buffer.byteLength, 800_000)
   const small = transientBytes(100)
   assert.ok(small.buffer.byteLength > small.length, 'a small one is a view on a slab')
+})
+
+test('keepTransient :: the unused rest goes back to the slab, the kept bytes stay', () => {
+  const out = transientBytes(300)
+  out.fill(7)
+  const kept = keepTransient(out, 21)
+  assert.is(kept.length, 21)
+  assert.is(kept.buffer, out.buffer)
+  const next = transientBytes(50)
+  assert.is(next.buffer, out.buffer)
+  assert.is(next.byteOffset, out.byteOffset + 24, 'the next view starts at the kept length, aligned to 8')
+  next.fill(9)
+  assert.ok(kept.every((byte) => byte === 7))
+  // not the last one handed out: nothing goes back, so nothing can overlap
+  const earlier = transientBytes(100)
+  transientBytes(10)
+  const keptEarlier = keepTransient(earlier, 5)
+  const after = transientBytes(10)
+  assert.ok(after.byteOffset >= earlier.byteOffset + 100)
+  assert.is(keptEarlier.length, 5)
+  assert.throws(() => keepTransient(transientBytes(4), 5), /5 bytes of 4/)
 })
 
 test.run()

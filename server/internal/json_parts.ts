@@ -9,7 +9,7 @@
  * return jsonWithList({ success: true, total }, 'top_followers', rows) // the endpoint sends `.toBuffer()`
  */
 import type { Snapshot } from '../snapshot/types.ts'
-import { transientBytes } from './transient.ts'
+import { keepTransient, transientBytes } from './transient.ts'
 
 /** JSON text, or its UTF-8 bytes kept per snapshot. */
 export type JsonPart = string | Buffer
@@ -22,12 +22,13 @@ export class JsonParts {
   constructor(private readonly parts: readonly JsonPart[]) {}
 
   toBuffer(): Buffer {
-    let length = 0
-    for (const part of this.parts) length += typeof part === 'string' ? utf8Length(part) : part.length
-    const out = transientBytes(length)
+    // one pass: a text part takes at most 3 UTF-8 bytes per UTF-16 unit, and the unused rest goes back
+    let bound = 0
+    for (const part of this.parts) bound += typeof part === 'string' ? part.length * 3 : part.length
+    const out = transientBytes(bound)
     let at = 0
-    for (const part of this.parts) at += typeof part === 'string' ? writeUtf8(out, part, at) : part.copy(out, at)
-    return out
+    for (const part of this.parts) at += typeof part === 'string' ? out.write(part, at) : part.copy(out, at)
+    return keepTransient(out, at)
   }
 }
 
@@ -68,25 +69,6 @@ export function jsonWithList(
   }
   parts.push(`${text}]}`)
   return new JsonParts(parts)
-}
-
-/** Text this short is measured and copied here; longer text by Node (a call into C++ costs more than the loop). */
-const SHORT_TEXT = 64
-
-function utf8Length(text: string): number {
-  if (text.length > SHORT_TEXT) return Buffer.byteLength(text)
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return Buffer.byteLength(text)
-  return text.length
-}
-
-function writeUtf8(out: Buffer, text: string, at: number): number {
-  if (text.length > SHORT_TEXT) return out.write(text, at)
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code > 0x7f) return out.write(text, at)
-    out[at + i] = code
-  }
-  return text.length
 }
 
 /** A number as JSON writes it (`null` for NaN and ±Infinity), without a call to `JSON.stringify`. */

@@ -39,6 +39,18 @@ export function transientBytes(length: number): Buffer {
   return Buffer.from(slab, at, length)
 }
 
+/**
+ * The first `length` bytes of `bytes` (the last `transientBytes` handed out, filled up to `length`); the rest goes
+ * back to the slab: for a caller that knows only a bound of its size beforehand.
+ *
+ * @example const out = transientBytes(text.length * 3); return keepTransient(out, out.write(text))
+ */
+export function keepTransient(bytes: Buffer, length: number): Buffer {
+  if (length > bytes.length) throw new RangeError(`keepTransient: ${length} bytes of ${bytes.length}`)
+  if (bytes.buffer === slab && ((bytes.byteOffset + bytes.length + 7) & ~7) === used) used = (bytes.byteOffset + length + 7) & ~7
+  return bytes.subarray(0, length)
+}
+
 /** Typed arrays with their element size: what `transientArray` can make. */
 export type TypedArrayType<A> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): A; new (length: number): A; BYTES_PER_ELEMENT: number }
 

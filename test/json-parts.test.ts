@@ -1,0 +1,41 @@
+/** List pages from JSON parts (`server/internal/json_parts.ts`): the bytes are the JSON of the same value. */
+import * as assert from 'uvu/assert'
+import { suite } from 'uvu'
+import { jsonWithList } from '../server/internal/json_parts.ts'
+
+const test = suite('json parts')
+
+/** Members of `value` without braces, as kept per snapshot. */
+const members = (value: object) => Buffer.from(JSON.stringify(value).slice(1, -1))
+
+test('toBuffer :: text and byte parts, ASCII or not, make the JSON of the whole', () => {
+  const rows = [
+    { name: 'plain', note: 'ascii only' },
+    { name: 'Zoë — café', note: '中文 and 🚀 (a surrogate pair)' },
+    { name: '', note: '"quoted" \\ and \n newline' },
+  ]
+  const items = rows.map((row, i) => ['{', members({ name: row.name }), `,"note":${JSON.stringify(row.note)},"i":${i}}`])
+  const body = jsonWithList({ success: true, total: 3, label: 'ünïcode ✓' }, 'data', items, [members({ extra: '🙂' })]).toBuffer()
+  assert.equal(JSON.parse(body.toString('utf8')), {
+    success: true,
+    total: 3,
+    label: 'ünïcode ✓',
+    extra: '🙂',
+    data: rows.map((row, i) => ({ ...row, i })),
+  })
+  assert.is(body.length, Buffer.byteLength(body.toString('utf8')), 'no bytes after the JSON')
+})
+
+test('toBuffer :: an empty list and an empty head', () => {
+  assert.is(jsonWithList({}, 'data', []).toBuffer().toString(), '{"data":[]}')
+  assert.is(jsonWithList({ total: 0 }, 'data', [], []).toBuffer().toString(), '{"total":0,"data":[]}')
+})
+
+test('toBuffer :: bodies made one after another keep their own bytes', () => {
+  const first = jsonWithList({ n: 1 }, 'data', [['"é"']]).toBuffer()
+  const copy = Buffer.from(first)
+  for (let i = 0; i < 1000; i++) jsonWithList({ n: i }, 'data', [[`"${'x'.repeat(i % 97)}"`]]).toBuffer()
+  assert.ok(first.equals(copy))
+})
+
+test.run()
