@@ -44,6 +44,8 @@ export function createApp(options: AppOptions): H3 {
       snapshot_date: s.date,
       loaded_at: s.loadedAt.toISOString(),
       load_ms: s.loadMs,
+      // serving-cache files held in memory (SERVING_RESIDENT_MB); the others are read per request
+      resident_bytes: s.residentBytes,
       // the kept per-snapshot structures built ahead of requests (null: no warm-up)
       warm: warm && { complete: warm.complete, ms: warm.ms, built: warm.built },
       rss_bytes: memory.rss,

@@ -27,7 +27,10 @@ export interface RunningServer {
 /** `services` null = no auth, limits or cache (the benchmark's baseline only). */
 export async function startServer(config: ServerConfig, services: AccessServices | null): Promise<RunningServer> {
   const started = Date.now()
-  const snapshots = await CurrentSnapshot.open(config.snapshotsDir, { warm: (snapshot, wanted) => warmSnapshot(snapshot, { wanted }) })
+  const snapshots = await CurrentSnapshot.open(config.snapshotsDir, {
+    residentBytes: config.servingResidentBytes,
+    warm: (snapshot, wanted) => warmSnapshot(snapshot, { wanted }),
+  })
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)
   const lookups = config.lookupsDir === null ? undefined : new LookupRecorder(config.lookupsDir)
   const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache, lookups })

@@ -56,6 +56,10 @@ Health('healthz :: reports the snapshot being served and its load time', async (
   assert.is(body.snapshot_id, manifest.snapshot_id)
   assert.is(body.snapshot_date, env.today)
   assert.type(body.load_ms, 'number')
+  // the tiny snapshot's serving caches read per request are all under the default SERVING_RESIDENT_MB
+  const serving = path.join(env.snapshotsDir, '.serving', path.basename(env.snapshotDir))
+  const servingBytes = fs.readdirSync(serving).reduce((sum, f) => sum + fs.statSync(path.join(serving, f)).size, 0)
+  assert.ok(body.resident_bytes > 0 && body.resident_bytes < servingBytes, String(body.resident_bytes))
   for (const field of ['rss_bytes', 'heap_used_bytes', 'array_buffers_bytes']) assert.ok(body[field] > 0, field)
 })
 

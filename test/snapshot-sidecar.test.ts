@@ -49,12 +49,15 @@ async function datesByPosition(env: TestEnv, by: 'followers' | 'subscribed_at'):
 
 const values = suite('snapshot sidecars :: values')
 
-values('series, subscription dates and texts read back the Parquet rows in file order', async () => {
+values('series, subscription dates and texts read back the Parquet rows in file order, from disk or memory', async () => {
   const env = await setup()
   const { dir, serving } = copySnapshot(env)
   let first: Snapshot | null = null
-  for (const round of ['written', 'reused']) {
-    const s = await loadSnapshot(dir)
+  // written (read while uncommitted), then reused; read per request, then held in memory
+  for (const [round, residentBytes] of [['written', 0], ['reused', 0], ['written, resident', 1 << 30], ['reused, resident', 1 << 30]] as const) {
+    if (round === 'written, resident') fs.rmSync(serving, { recursive: true })
+    const s = await loadSnapshot(dir, { residentBytes })
+    assert.is(s.residentBytes > 0, residentBytes > 0, round)
     if (first) {
       // the arrays read back from the sidecars are those the Parquet files gave
       const { subscribedAtMs: _a, ...smartFollowers } = s.smartFollowers

@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../pipeline/log.ts'
-import { loadSnapshot } from './load.ts'
+import { loadSnapshot, type LoadOptions } from './load.ts'
 import type { Snapshot } from './types.ts'
 
 /** What the app needs: the snapshot to answer the next request with. */
@@ -33,14 +33,18 @@ export class CurrentSnapshot implements SnapshotSource {
     readonly snapshotsDir: string,
     first: Snapshot,
     private readonly warmUp: WarmSnapshot | undefined,
+    private readonly loadOptions: LoadOptions,
   ) {
     this.#current = first
     this.warmed = this.#warm(first, () => !this.#closed && this.#current === first)
   }
 
-  /** Load `<snapshotsDir>/current` (fails when there is none or it cannot be loaded); it serves while `warm` runs. */
-  static async open(snapshotsDir: string, options: { warm?: WarmSnapshot } = {}): Promise<CurrentSnapshot> {
-    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(path.join(snapshotsDir, 'current')), options.warm)
+  /**
+   * Load `<snapshotsDir>/current` (fails when there is none or it cannot be loaded); it serves while `warm` runs.
+   * Every snapshot loads with `options` (see `LoadOptions`).
+   */
+  static async open(snapshotsDir: string, { warm, ...options }: LoadOptions & { warm?: WarmSnapshot } = {}): Promise<CurrentSnapshot> {
+    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(path.join(snapshotsDir, 'current'), options), warm, options)
   }
 
   get current(): Snapshot {
@@ -63,7 +67,7 @@ export class CurrentSnapshot implements SnapshotSource {
     }
     if (target === this.#current.dir || target === this.#failed) return false
     try {
-      const next = await loadSnapshot(target)
+      const next = await loadSnapshot(target, this.loadOptions)
       await this.#warm(next, () => !this.#closed)
       const previous = this.#current.id
       this.#current = next

@@ -22,6 +22,7 @@ import {
   SidecarWriter,
   TextColumn,
   type AnyArray,
+  type Sidecar,
   type ColumnType,
   type NumericType,
   type SidecarOwner,
@@ -82,12 +83,36 @@ interface Loaded {
   written: Written[]
 }
 
-export async function loadSnapshot(dir: string): Promise<Snapshot> {
-  const { snapshot, written } = await load(dir)
+/** Opens the sidecars of one load (`openSidecar`), adding up what it holds in memory. */
+class SidecarOpener {
+  resident = 0
+  constructor(private readonly residentBytes: number) {}
+
+  open(ref: SidecarRef): Sidecar {
+    const sidecar = openSidecar(ref, this.residentBytes)
+    this.resident += sidecar.residentBytes
+    return sidecar
+  }
+}
+
+/** How a snapshot loads for serving. */
+export interface LoadOptions {
+  /** Serving-cache files of at most this many bytes are read into memory (see `openSidecar`); default 0, none. */
+  residentBytes?: number
+}
+
+export async function loadSnapshot(dir: string, options: LoadOptions = {}): Promise<Snapshot> {
+  const { snapshot, written } = await load(dir, options)
   // after the snapshot is ready: the in-memory columns of new sidecars are written then, off the load's path (a
   // failed commit is logged by commitSidecar; the next load writes that sidecar again)
   for (const { ref, pending } of written) commitSidecar(ref, pending).catch(() => undefined)
-  log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: snapshot.accounts.count, ms: snapshot.loadMs, sidecars_written: written.length })
+  log.info('snapshot.loaded', {
+    snapshot_id: snapshot.id,
+    accounts: snapshot.accounts.count,
+    ms: snapshot.loadMs,
+    sidecars_written: written.length,
+    resident_bytes: snapshot.residentBytes,
+  })
   return snapshot
 }
 
@@ -118,7 +143,7 @@ function syncFolder(dir: string): void {
   }
 }
 
-async function load(dir: string): Promise<Loaded> {
+async function load(dir: string, { residentBytes = 0 }: LoadOptions = {}): Promise<Loaded> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
@@ -139,11 +164,12 @@ async function load(dir: string): Promise<Loaded> {
   const instance = await DuckDBInstance.create(':memory:')
   const { step, settled } = stepRunner(instance)
   const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
+  const opener = new SidecarOpener(residentBytes)
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
     const n = await step('accounts.count', (c) => countRows(c, file('accounts.parquet')))
     // every other file needs only the account count: they load while the accounts' strings are decoded
-    const loadingAccounts = loadAccounts(step, file('accounts.parquet'), n, sidecars)
+    const loadingAccounts = loadAccounts(step, file('accounts.parquet'), n, sidecars, opener)
     const [
       accounts,
       lookups,
@@ -199,18 +225,20 @@ async function load(dir: string): Promise<Loaded> {
       tagById: new Map(tags.map((t) => [t.id, t])),
       accountCategories,
       accountTags,
-      smartFollowers: openSmartFollowers(smartFollowers),
+      smartFollowers: openSmartFollowers(smartFollowers, opener),
       categorizedCounts,
-      followersCountHistory: openFollowersCountHistory(followersCountHistory),
+      followersCountHistory: openFollowersCountHistory(opener.open(followersCountHistory)),
       friendshipFollowed,
       friendshipFollowing,
       smartFollows,
-      tweets: openTweets(tweets),
+      tweets: openTweets(tweets, opener),
       mentions,
-      scoreHistory: openScoreHistory(scoreHistory),
+      scoreHistory: openScoreHistory(opener.open(scoreHistory)),
       trending,
       topResearched,
       smartMentions,
+      // last: the sidecars above are open by now
+      residentBytes: opener.resident,
     }
     return { snapshot, written: [...sidecars.written, ...graphWritten, ...seriesWritten] }
   } catch (error) {
@@ -320,11 +348,13 @@ const ACCOUNT_TEXTS = {
 } as const
 
 /** The string columns, the texts and the numeric ones load concurrently. */
-async function loadAccounts(step: Step, source: string, count: number, sidecars: Sidecars): Promise<Accounts> {
+async function loadAccounts(step: Step, source: string, count: number, sidecars: Sidecars, opener: SidecarOpener): Promise<Accounts> {
   const numbers = accountNumbers(count)
   const texts = (column: keyof typeof ACCOUNT_TEXTS) => {
     const { file, expression, nulls } = ACCOUNT_TEXTS[column]
-    return step(`accounts.${column}`, async (c) => textColumn(await textSidecar(c, source, sidecars, file, expression, 'account_idx', count, nulls)))
+    return step(`accounts.${column}`, async (c) =>
+      textColumn(opener.open(await textSidecar(c, source, sidecars, file, expression, 'account_idx', count, nulls))),
+    )
   }
   const [[platformId, username, slug, name], description, profileImage] = await Promise.all([
     step('accounts.strings', (c) => readStrings(c, source, ['platform_id::VARCHAR', 'username', 'slug', 'name'], 'account_idx', count)),
@@ -695,8 +725,8 @@ class PositionedRows {
 }
 
 /** A subscription date is read for a page's positions only, in the order of the page. */
-function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers): SmartFollowers {
-  const file = openSidecar(sidecar)
+function openSmartFollowers({ sidecar, ...s }: LoadedSmartFollowers, opener: SidecarOpener): SmartFollowers {
+  const file = opener.open(sidecar)
   return {
     ...s,
     subscribedAtMs: {
@@ -838,8 +868,7 @@ async function writeSeries(
   }
 }
 
-function openFollowersCountHistory(ref: SidecarRef): FollowersCountHistory {
-  const sidecar = openSidecar(ref)
+function openFollowersCountHistory(sidecar: Sidecar): FollowersCountHistory {
   return {
     offsets: sidecar.read('offsets', 'i32'),
     day: sidecar.column('day', 'u16'),
@@ -847,8 +876,7 @@ function openFollowersCountHistory(ref: SidecarRef): FollowersCountHistory {
   }
 }
 
-function openScoreHistory(ref: SidecarRef): ScoreHistory {
-  const sidecar = openSidecar(ref)
+function openScoreHistory(sidecar: Sidecar): ScoreHistory {
   return {
     offsets: sidecar.read('offsets', 'i32'),
     day: sidecar.column('day', 'u16'),
@@ -1038,14 +1066,13 @@ async function textSidecar(
 }
 
 /** The text column of a sidecar written by `textSidecar` (NULL flags from its `is_null` column, or given). */
-function textColumn(ref: SidecarRef, isNull: Uint8Array | null = null): TextColumn {
-  const sidecar = openSidecar(ref)
-  const nulls = 'is_null' in ref.header.columns ? sidecar.read('is_null', 'u8') : isNull
+function textColumn(sidecar: Sidecar, isNull: Uint8Array | null = null): TextColumn {
+  const nulls = sidecar.has('is_null') ? sidecar.read('is_null', 'u8') : isNull
   return new TextColumn(sidecar.read('offsets', 'u32'), sidecar.utf8('text'), nulls)
 }
 
-function openTweets({ texts, textIsNull, ...tweets }: LoadedTweets): Tweets {
-  return { ...tweets, text: textColumn(texts, textIsNull) }
+function openTweets({ texts, textIsNull, ...tweets }: LoadedTweets, opener: SidecarOpener): Tweets {
+  return { ...tweets, text: textColumn(opener.open(texts), textIsNull) }
 }
 
 /** One list per (days, metric); each row lands at its rank, so the lists need no sorting. */

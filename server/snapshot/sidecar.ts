@@ -1,7 +1,8 @@
 /**
  * Serving sidecars: big, rarely read columns of a snapshot (daily series, tweet texts) kept on disk in a compact
  * binary file instead of the heap; only what finds a row stays in memory. A request reads the row range it needs
- * with one `fs.readSync` per column (`DiskColumn.read`, a few µs from the page cache), then indexes that array.
+ * with one `fs.readSync` per column (`DiskColumn.read`, a few µs from the page cache), then indexes that array. A
+ * small file can be held in memory instead (`openSidecar`'s `residentBytes`): the same reads then copy from there.
  *
  * Where: `<snapshots dir>/.serving/<snapshot folder>/<name>.bin`, derived from the snapshot, never inside the
  * published folder (os temp dir when that one is not writable). Written once per snapshot and reused by every later
@@ -382,14 +383,29 @@ function checkRange(start: number, end: number, rows: number, name: string): voi
   }
 }
 
-/** An open sidecar; its file descriptor closes when the sidecar is garbage-collected (its snapshot retired). */
+/**
+ * An open sidecar, read from its file or, when resident, from a copy of the whole file in memory (see
+ * `openSidecar`); a file descriptor closes when the sidecar is garbage-collected (its snapshot retired).
+ */
 export class Sidecar {
-  readonly #fd: number
+  readonly #fd: number | null
   readonly #columns: Record<string, ColumnHeader>
+  /** The whole file, when it is held in memory. */
+  readonly #resident: Buffer | null
 
-  constructor(fd: number, header: Header) {
-    this.#fd = fd
+  constructor(source: number | Buffer, header: Header) {
+    this.#fd = typeof source === 'number' ? source : null
+    this.#resident = typeof source === 'number' ? null : source
     this.#columns = header.columns
+  }
+
+  /** Bytes held in memory (the file's size when resident, else 0). */
+  get residentBytes(): number {
+    return this.#resident?.length ?? 0
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(this.#columns, name)
   }
 
   rows(name: string): number {
@@ -408,8 +424,13 @@ export class Sidecar {
   /** Fill `into` with a column's bytes from byte `start` on. */
   readBytes(name: string, start: number, into: Uint8Array): void {
     const position = this.#columns[name].position + start
+    if (this.#resident) {
+      if (position + into.byteLength > this.#resident.length) throw new Error(`sidecar column ${name}: unexpected end of file`)
+      this.#resident.copy(into, 0, position, position + into.byteLength)
+      return
+    }
     for (let done = 0; done < into.byteLength; ) {
-      const n = fs.readSync(this.#fd, into, done, into.byteLength - done, position + done)
+      const n = fs.readSync(this.#fd!, into, done, into.byteLength - done, position + done)
       if (n === 0) throw new Error(`sidecar column ${name}: unexpected end of file`)
       done += n
     }
@@ -429,9 +450,21 @@ export class Sidecar {
 
 const closeOnCollect = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined))
 
-/** Open a written sidecar (committed or not) for reading. */
-export function openSidecar(ref: SidecarRef): Sidecar {
+/**
+ * Open a written sidecar (committed or not) for reading. A file of at most `residentBytes` is read whole into
+ * memory now and served from there: a request then copies its rows from memory instead of asking the kernel (a
+ * read costs ~1.5 µs from the page cache, a copy from memory a tenth of that). Columns written to disk by the
+ * writer are complete at `finish()`; the `pending` ones written at commit are never read through this sidecar.
+ */
+export function openSidecar(ref: SidecarRef, residentBytes = 0): Sidecar {
   const fd = fs.openSync(ref.path, 'r')
+  if (fs.fstatSync(fd).size <= residentBytes) {
+    try {
+      return new Sidecar(fs.readFileSync(fd), ref.header)
+    } finally {
+      fs.closeSync(fd)
+    }
+  }
   const sidecar = new Sidecar(fd, ref.header)
   closeOnCollect.register(sidecar, fd)
   return sidecar

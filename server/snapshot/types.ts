@@ -207,6 +207,8 @@ export interface Snapshot {
   dir: string
   loadedAt: Date
   loadMs: number
+  /** Bytes of serving-cache files held in memory (`SERVING_RESIDENT_MB`, see `openSidecar`). */
+  residentBytes: number
   accounts: Accounts
   /** lower-case current username → account_idx */
   byUsername: Map<string, number>
