@@ -4,9 +4,8 @@ import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { paginationCases } from './_pagination.ts'
 import { setup } from './_setup.ts'
-import { type MentionersQuery, indexedPage, scannedPage, usesIndex } from '../server/internal/mentioners.ts'
+import { INDEX_FROM_ROWS, type MentionersQuery, indexedPage, scannedPage, usesIndex } from '../server/internal/mentioners.ts'
 import { firstInOrder } from '../server/internal/first_in_order.ts'
-import { KEEP_FROM_ROWS } from '../server/internal/mention_order.ts'
 
 const Mentioners = suite('get_mentioners')
 const OP = 'get_mentioners'
@@ -272,7 +271,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 Mentioners('index :: the busy account’s rolling windows and the month to today are answered from the kept index', async () => {
   const { snapshot, target, rows } = await busyTarget()
-  assert.ok(rows >= KEEP_FROM_ROWS, `the busy account needs ≥ ${KEEP_FROM_ROWS} mention rows (has ${rows})`)
+  assert.ok(rows >= INDEX_FROM_ROWS, `the busy account needs ≥ ${INDEX_FROM_ROWS} mention rows (has ${rows})`)
   // so the SQL-checked cases above go through the index (not always days=1: the tiny data runs to the end of today,
   // and before midday today's rows after the request time can outnumber the last 24 hours' rows)
   const now = Date.now()

@@ -2,7 +2,7 @@
  * The warm-up of a loaded snapshot (server/internal/warm.ts): the kept per-snapshot structures are built ahead of
  * requests, busiest targets first, in slices between which requests are answered. Expected target sets come from
  * SQL over the snapshot's Parquet files, with the thresholds the modules document (256 and 4096 smart followers, 64
- * smart-mention rows, 512 mention rows). That the structures answer as the scans is tested per operation.
+ * smart-mention rows, 64 mention rows). That the structures answer as the scans is tested per operation.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -31,7 +31,7 @@ Warm('healthz :: the served snapshot is warmed in the background: every target p
     category_sums: await targetsWith('smart_followers', 256),
     label_sums: await targetsWith('smart_followers', 4096),
     smart_mention_indexes: await targetsWith('smart_mentions', 64),
-    mentioner_indexes: await targetsWith('mentions', 512),
+    mentioner_indexes: await targetsWith('mentions', 64),
   }
   assert.equal(body.warm.built, expected)
   assert.ok(expected.smart_mention_indexes > 0 && expected.mentioner_indexes > 0, JSON.stringify(expected))

@@ -29,8 +29,8 @@ export interface MentionWindow {
 }
 
 /**
- * Targets with fewer rows are scanned (a scan of that many rows costs about as much as the index's binary searches).
- * Lower than get_mentioners' `KEEP_FROM_ROWS`: the indexes of every target of the large scale above it fit the budget.
+ * Targets with fewer rows are scanned (a scan of that many rows costs about as much as the index's binary searches):
+ * the indexes of every target of the large scale above it fit the budget.
  */
 const INDEX_FROM_ROWS = 64
 
