@@ -8,6 +8,7 @@ import { H3 } from 'h3'
 import type { AccessControl, ResponseCache } from './access/index.ts'
 import { Endpoint, JSON_TYPE, requestIds } from './endpoint.ts'
 import { Doorkeeper } from './internal/doorkeeper.ts'
+import { asciiJson } from './internal/json_parts.ts'
 import { warmReport } from './internal/warm.ts'
 import type { LookupRecorder } from './lookups.ts'
 import { buildOpenApi } from './openapi.ts'
@@ -32,7 +33,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): H3 {
   const app = new H3()
   const operations = options.operations ?? registry
-  const openapi = JSON.stringify(buildOpenApi(operations))
+  const openapi = asciiJson(buildOpenApi(operations))
 
   app.get('/healthz', () => {
     const s = options.snapshots.current
@@ -70,7 +71,7 @@ export function createApp(options: AppOptions): H3 {
   app.all('/**', (event) => {
     event.res.status = 404
     event.res.headers.set('content-type', JSON_TYPE)
-    return JSON.stringify({ success: false, message: `Not found: ${event.url.pathname}. The operations are listed at /openapi.json.` })
+    return asciiJson({ success: false, message: `Not found: ${event.url.pathname}. The operations are listed at /openapi.json.` })
   })
   return app
 }

@@ -21,7 +21,7 @@ import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
 import { cacheKey, cacheKeyHash } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
-import { JsonParts } from './internal/json_parts.ts'
+import { asciiJson, JsonParts } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
 import { rateLimitBucket, type Operation } from './operation.ts'
 import type { Snapshot } from './snapshot/types.ts'
@@ -113,12 +113,12 @@ export class Endpoint {
     return respond(body, call.headers)
   }
 
-  /** The handler's body as UTF-8 (encoded once: the socket sends these bytes and the cache keeps them). */
+  /** The handler's body as ASCII JSON (encoded once: the socket sends these bytes and the cache keeps them). */
   private build(call: Call, admission: Admission | null): Buffer {
     const { snapshot, query } = call
     const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
     // list pages come as `JsonParts`, copied together from bytes kept per snapshot
-    const json = body instanceof JsonParts ? body.toBuffer() : Buffer.from(JSON.stringify(body))
+    const json = body instanceof JsonParts ? body.toBuffer() : Buffer.from(asciiJson(body))
     this.recordLookup?.(snapshot, query)
     return json
   }
@@ -155,7 +155,7 @@ export class Endpoint {
       })
     }
     const status = this.options.realStatus ? ERROR_STATUS[apiError.code] : 200
-    return respond(JSON.stringify(errorBody(apiError.code, apiError.message)), { ...call.headers, ...apiError.headers }, status)
+    return respond(asciiJson(errorBody(apiError.code, apiError.message)), { ...call.headers, ...apiError.headers }, status)
   }
 }
 

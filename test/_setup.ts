@@ -97,7 +97,7 @@ async function create(): Promise<TestEnv> {
   }
 }
 
-/** GET helper usable against any running server. */
+/** GET helper usable against any running server; every body must be ASCII JSON (docs/api.md), or it throws. */
 export async function request(
   baseUrl: string,
   defaultKey: string,
@@ -113,7 +113,10 @@ export async function request(
   const pathname = operation.startsWith('/') ? operation.slice(1) : `api/v1/${operation}`
   const qs = query.toString()
   const res = await fetch(`${baseUrl}${pathname}${qs ? `?${qs}` : ''}`, { method, headers })
-  const text = await res.text()
+  const bytes = Buffer.from(await res.arrayBuffer())
+  const outside = bytes.findIndex((byte) => byte > 0x7f)
+  if (outside !== -1) throw new Error(`${pathname}: a byte outside ASCII at ${outside} of the body`)
+  const text = bytes.toString('utf8')
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 

@@ -75,6 +75,21 @@ Pipeline('headers :: every API response names the snapshot and carries the admis
   assert.match(res.headers.get('ratelimit-policy') ?? '', '"api-get-categories"')
 })
 
+Pipeline('ascii :: bodies are ASCII JSON: characters outside ASCII come as escapes and parse back unchanged', async () => {
+  const env = await setup()
+  const [account] = await env.query<{ id: string; name: string; description: string }>(`
+    SELECT platform_id::VARCHAR AS id, name, description FROM accounts
+    WHERE regexp_matches(name, '[^\\x00-\\x7f]') ORDER BY platform_id LIMIT 1`)
+  assert.ok(account, 'the tiny data has a name outside ASCII')
+  const res = await fetch(`${env.server.url}api/v1/get_platform_info?platform_id=${account.id}`, { headers: { 'x-api-key': env.key } })
+  const bytes = Buffer.from(await res.arrayBuffer())
+  assert.ok(bytes.every((byte) => byte < 0x80))
+  assert.match(bytes.toString(), /\\u[0-9a-f]{4}/)
+  const body = JSON.parse(bytes.toString())
+  assert.is(body.name, account.name)
+  assert.is(body.description, account.description ?? '')
+})
+
 Pipeline('buckets :: one rate-limit bucket per operation, named api-<operation>', () => {
   assert.is(rateLimitBucket('get_alpha'), 'api-get-alpha')
   assert.is(rateLimitBucket('get_smart_follows'), 'api-get-smart-follows')

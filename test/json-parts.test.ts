@@ -1,7 +1,7 @@
 /** List pages from JSON parts (`server/internal/json_parts.ts`): the bytes are the JSON of the same value. */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { jsonWithList } from '../server/internal/json_parts.ts'
+import { asciiJson, jsonWithList } from '../server/internal/json_parts.ts'
 
 const test = suite('json parts')
 
@@ -24,6 +24,20 @@ test('toBuffer :: text and byte parts, ASCII or not, make the JSON of the whole'
     data: rows.map((row, i) => ({ ...row, i })),
   })
   assert.is(body.length, Buffer.byteLength(body.toString('utf8')), 'no bytes after the JSON')
+})
+
+test('asciiJson :: characters outside ASCII become JSON escapes that parse back to the same value', () => {
+  const value = { name: 'Zoë — café', note: '中文 🚀', lone: '\ud800 alone', plain: 'ascii "q" \\ \n', n: 1.5, list: ['ñ', null] }
+  const text = asciiJson(value)
+  assert.ok(/^[\x00-\x7f]*$/.test(text), text)
+  assert.equal(JSON.parse(text), value)
+  assert.is(asciiJson({ a: 'é' }), '{"a":"\\u00e9"}')
+  assert.is(asciiJson({ a: '🚀' }), '{"a":"\\ud83d\\ude80"}')
+  assert.is(asciiJson({ a: 'plain' }), JSON.stringify({ a: 'plain' }))
+  // list pages too: their head, their members made once per snapshot and their text parts
+  const page = jsonWithList({ label: 'ü' }, 'data', [['{', Buffer.from(asciiJson({ n: 'ß' }).slice(1, -1)), '}']]).toBuffer()
+  assert.ok(page.every((byte) => byte < 0x80))
+  assert.equal(JSON.parse(page.toString()), { label: 'ü', data: [{ n: 'ß' }] })
 })
 
 test('toBuffer :: an empty list and an empty head', () => {
