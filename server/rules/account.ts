@@ -39,20 +39,7 @@ function findByUsernameKey(snapshot: Snapshot, key: string): number | undefined 
 /** A numeric id (any leading zeros); anything else resolves nothing. */
 export function findByPlatformId(snapshot: Snapshot, raw: string): number | undefined {
   const id = parseId(raw)
-  return id === null ? undefined : findAccountIdx(snapshot.accounts.numericId, id)
-}
-
-/** Binary search over the ascending ids (no per-account map: memory at the large scale). */
-function findAccountIdx(ids: BigUint64Array, id: bigint): number | undefined {
-  let low = 0
-  let high = ids.length - 1
-  while (low <= high) {
-    const mid = (low + high) >>> 1
-    if (ids[mid] < id) low = mid + 1
-    else if (ids[mid] > id) high = mid - 1
-    else return mid
-  }
-  return undefined
+  return id === null ? undefined : snapshot.accounts.byId.find(id)
 }
 
 /**

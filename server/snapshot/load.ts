@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
+import { IdIndex } from '../internal/id_index.ts'
 import { runWorker } from '../internal/worker.ts'
 import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
 import {
@@ -371,10 +372,11 @@ async function loadAccounts(step: Step, source: string, count: number, sidecars:
     description,
     profileImage,
     ...numbers,
+    byId: new IdIndex(numbers.numericId),
   }
 }
 
-type AccountNumbers = Omit<Accounts, 'count' | 'platformId' | 'username' | 'slug' | 'name' | 'description' | 'profileImage'>
+type AccountNumbers = Omit<Accounts, 'count' | 'platformId' | 'username' | 'slug' | 'name' | 'description' | 'profileImage' | 'byId'>
 
 function accountNumbers(count: number): AccountNumbers {
   return {

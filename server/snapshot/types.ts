@@ -8,6 +8,7 @@
  * columns, tweet texts, account descriptions and images) stay on disk in the snapshot's sidecars (sidecar.ts):
  * `DiskColumn`s and `TextColumn`s, read by row range once per request or when a row's JSON is first made.
  */
+import type { IdIndex } from '../internal/id_index.ts'
 import type { DiskColumn, TextColumn } from './sidecar.ts'
 
 /** One-to-many rows grouped by an owner index. */
@@ -19,8 +20,10 @@ export interface Adjacency {
 export interface Accounts {
   count: number
   platformId: string[]
-  /** The same ids as numbers, ascending (= account_idx order): `findAccountIdx` binary-searches them. */
+  /** The same ids as numbers, ascending (= account_idx order). */
   numericId: BigUint64Array
+  /** account_idx by id (a hash table over `numericId`). */
+  byId: IdIndex
   username: string[]
   /** null for friend-only records */
   slug: (string | null)[]
