@@ -15,13 +15,15 @@ test('toBuffer :: text and byte parts, ASCII or not, make the JSON of the whole'
     { name: '', note: '"quoted" \\ and \n newline' },
   ]
   const items = rows.map((row, i) => ['{', members({ name: row.name }), `,"note":${JSON.stringify(row.note)},"i":${i}}`])
+  // short text parts too (copied byte by byte when ASCII)
+  items.push(['{"s":"ñ"}'], ['{"s":"n"}'])
   const body = jsonWithList({ success: true, total: 3, label: 'ünïcode ✓' }, 'data', items, [members({ extra: '🙂' })]).toBuffer()
   assert.equal(JSON.parse(body.toString('utf8')), {
     success: true,
     total: 3,
     label: 'ünïcode ✓',
     extra: '🙂',
-    data: rows.map((row, i) => ({ ...row, i })),
+    data: [...rows.map((row, i) => ({ ...row, i })), { s: 'ñ' }, { s: 'n' }],
   })
   assert.is(body.length, Buffer.byteLength(body.toString('utf8')), 'no bytes after the JSON')
 })

@@ -27,9 +27,23 @@ export class JsonParts {
     for (const part of this.parts) bound += typeof part === 'string' ? part.length * 3 : part.length
     const out = transientBytes(bound)
     let at = 0
-    for (const part of this.parts) at += typeof part === 'string' ? out.write(part, at) : part.copy(out, at)
+    for (const part of this.parts) at += typeof part === 'string' ? writeText(out, part, at) : part.copy(out, at)
     return keepTransient(out, at)
   }
+}
+
+/** Text this short (separators like `},{`) is copied here when ASCII: a call into Node costs more than the loop. */
+const SHORT_TEXT = 16
+
+/** `text` as UTF-8 into `out` at `at`; the bytes written. */
+function writeText(out: Buffer, text: string, at: number): number {
+  if (text.length > SHORT_TEXT) return out.write(text, at)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code > 0x7f) return out.write(text, at)
+    out[at + i] = code
+  }
+  return text.length
 }
 
 /**
