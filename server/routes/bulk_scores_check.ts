@@ -54,7 +54,8 @@ export default defineOperation({
       platform_score: a.platformScore[idx],
     })
     // an account's row only changes with the snapshot and the configured profile URL
-    const items = rows.slice(start, end).map((idx) => ['{', snapshotMembers(snapshot, `bulk ${profileBaseUrl}`, idx, row), '}'])
+    const kind = `bulk ${profileBaseUrl}`
+    const items = rows.slice(start, end).map((idx) => ['{', snapshotMembers(snapshot, kind, idx, row), '}'])
     return pagedJson(request, rows.length, 'data', items)
   },
 })
