@@ -62,7 +62,7 @@ export function mentionerPage(snapshot: Snapshot, target: number, query: Mention
 /**
  * Targets with fewer mention rows are scanned. A page from the index costs ~1 µs whatever the target's size; the
  * scan ~30 ns per row in the window (measured at the demo scale: 4.5 µs against 0.9 µs for its busiest 500
- * targets, median 69 rows). At the large scale the 6456 targets above it take ~70 MB with their `score` order.
+ * targets, median 69 rows). At the large scale the 6456 targets above it take 73 MiB with their `score` order.
  */
 export const INDEX_FROM_ROWS = 64
 

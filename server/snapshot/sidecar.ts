@@ -452,9 +452,10 @@ const closeOnCollect = new FinalizationRegistry<number>((fd) => fs.close(fd, () 
 
 /**
  * Open a written sidecar (committed or not) for reading. A file of at most `residentBytes` is read whole into
- * memory now and served from there: a request then copies its rows from memory instead of asking the kernel (a
- * read costs ~1.5 µs from the page cache, a copy from memory a tenth of that). Columns written to disk by the
- * writer are complete at `finish()`; the `pending` ones written at commit are never read through this sidecar.
+ * memory now and served from there: a request then copies its rows from memory instead of asking the kernel (each
+ * read from the page cache is a system call: demo `get_followers`, ~1.7 reads a request, 36.7 → 33.9 µs of CPU
+ * per request held in memory). Columns written to disk by the writer are complete at `finish()`; the `pending`
+ * ones written at commit are never read through this sidecar.
  */
 export function openSidecar(ref: SidecarRef, residentBytes = 0): Sidecar {
   const fd = fs.openSync(ref.path, 'r')
