@@ -20,19 +20,13 @@ import type { Snapshot } from '../snapshot/types.ts'
 import { DAY_MS } from '../rules/dates.ts'
 import { ALLOWED_DAYS } from '../rules/windows.ts'
 import { accountMarks } from './account_marks.ts'
-import { firstOutside, keptAuthorIndexes, newestUpTo, rowsAfter } from './author_index.ts'
+import { firstOutside, INDEX_FROM_ROWS, keptAuthorIndexes, newestUpTo, rowsAfter } from './author_index.ts'
 
 export interface MentionWindow {
   days: number
   mentions: number
   authors: number
 }
-
-/**
- * Targets with fewer rows are scanned (a scan of that many rows costs about as much as the index's binary searches):
- * the indexes of every target of the large scale above it fit the budget.
- */
-const INDEX_FROM_ROWS = 64
 
 /** Memory of a snapshot's kept smart-mention indexes: no index is started past it. */
 const MAX_INDEX_BYTES = 32 * 2 ** 20
