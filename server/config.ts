@@ -27,6 +27,11 @@ export interface ServerConfig {
    * snapshot loads and answers from there; bigger ones are read per request. 0 reads every one per request.
    */
   servingResidentBytes: number
+  /**
+   * `SERVING_BLOCK_CACHE_MB` (default 64): memory for the recently read 4 KiB blocks of the serving-cache files that
+   * are not held whole (`BlockCache`), shared by every snapshot the server loads. 0 reads each from the file.
+   */
+  servingBlockCacheBytes: number
   /** Where resolved account lookups are recorded (`DATA_DIR/lookups`, for top_researched); null = `LOOKUPS_RECORD=0`. */
   lookupsDir: string | null
 }
@@ -48,6 +53,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     ),
     snapshotPollSeconds: integer(env.SNAPSHOT_POLL_SECONDS, 5),
     servingResidentBytes: integer(env.SERVING_RESIDENT_MB, 32) * 1024 * 1024,
+    servingBlockCacheBytes: integer(env.SERVING_BLOCK_CACHE_MB, 64) * 1024 * 1024,
     lookupsDir:
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
         ? null

@@ -13,6 +13,7 @@ import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { LookupRecorder } from './lookups.ts'
 import { warmSnapshot } from './internal/warm.ts'
+import { BlockCache } from './snapshot/block_cache.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
 
 export interface RunningServer {
@@ -29,6 +30,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
   const started = Date.now()
   const snapshots = await CurrentSnapshot.open(config.snapshotsDir, {
     residentBytes: config.servingResidentBytes,
+    blockCache: new BlockCache(config.servingBlockCacheBytes),
     warm: (snapshot, wanted) => warmSnapshot(snapshot, { wanted }),
   })
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)

@@ -60,6 +60,8 @@ Health('healthz :: reports the snapshot being served and its load time', async (
   const serving = path.join(env.snapshotsDir, '.serving', path.basename(env.snapshotDir))
   const servingBytes = fs.readdirSync(serving).reduce((sum, f) => sum + fs.statSync(path.join(serving, f)).size, 0)
   assert.ok(body.resident_bytes > 0 && body.resident_bytes < servingBytes, String(body.resident_bytes))
+  // the pool of blocks (default SERVING_BLOCK_CACHE_MB) for the files read per request: none of them at this scale
+  assert.equal(body.block_cache, { bytes: 64 * 2 ** 20, blocks: 0, hits: 0, misses: 0 })
   for (const field of ['rss_bytes', 'heap_used_bytes', 'array_buffers_bytes']) assert.ok(body[field] > 0, field)
 })
 

@@ -1,19 +1,24 @@
 /**
  * Serving caches held in memory (`SERVING_RESIDENT_MB`, server/snapshot/sidecar.ts `openSidecar`) answer exactly
- * as those read per request: the same requests to a server of each kind get the same bodies. The shared test
- * server holds the tiny snapshot's files in memory (default limit); the other one reads every file per request.
+ * as those read per request, from the file or through the block pool (`SERVING_BLOCK_CACHE_MB`, block_cache.ts):
+ * the same requests to a server of each kind get the same bodies. The shared test server holds the tiny snapshot's
+ * files in memory (default limit); the second reads them through a pool of 20 blocks, far less than the files (so
+ * blocks are evicted and read again all along); the third reads every file per request.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { BLOCK_BYTES } from '../server/snapshot/block_cache.ts'
 import { request, setup } from './_setup.ts'
 
 const Resident = suite('serving caches in memory')
 
 Resident('every operation that reads a serving cache answers the same from memory and from disk', async () => {
   const env = await setup()
-  const onDisk = await env.startAnother({ servingResidentBytes: 0, lookupsDir: null })
+  const pooled = await env.startAnother({ servingResidentBytes: 0, servingBlockCacheBytes: 20 * BLOCK_BYTES, lookupsDir: null })
+  const onDisk = await env.startAnother({ servingResidentBytes: 0, servingBlockCacheBytes: 0, lookupsDir: null })
   try {
     assert.ok(env.server.snapshots.current.residentBytes > 0, 'the shared server holds its serving caches in memory')
+    assert.is(pooled.snapshots.current.residentBytes, 0)
     assert.is(onDisk.snapshots.current.residentBytes, 0)
     // the accounts with the most smart followers, follower-count days and mentions
     const targets = await env.query<{ id: string }>(`
@@ -44,13 +49,22 @@ Resident('every operation that reads a serving cache answers the same from memor
     for (const days of [1, 7, 30]) calls.push(['get_smart_follows', { days, by: 'score', size: 100 }])
     let successes = 0
     for (const [operation, params] of calls) {
-      const [memory, disk] = await Promise.all([env.get(operation, params), request(onDisk.url, env.key, operation, params)])
-      assert.equal(memory.body, disk.body, `${operation} ${JSON.stringify(params)}`)
+      const [memory, pool, disk] = await Promise.all([
+        env.get(operation, params),
+        request(pooled.url, env.key, operation, params),
+        request(onDisk.url, env.key, operation, params),
+      ])
+      assert.equal(pool.body, memory.body, `${operation} ${JSON.stringify(params)} through the block pool`)
+      assert.equal(disk.body, memory.body, `${operation} ${JSON.stringify(params)} from the file`)
       if (memory.body.success !== false) successes++
     }
     assert.ok(successes > calls.length * 0.9, `${successes} of ${calls.length} calls succeeded`)
+    const blocks = pooled.snapshots.blockCache!.report()
+    assert.is(blocks.blocks, 20)
+    assert.ok(blocks.hits > 0 && blocks.misses > 20, `blocks read again after eviction: ${JSON.stringify(blocks)}`)
+    assert.is(onDisk.snapshots.blockCache!.report().misses, 0, 'a pool of 0 bytes reads every block from the file')
   } finally {
-    await onDisk.close()
+    await Promise.all([pooled.close(), onDisk.close()])
   }
 })
 

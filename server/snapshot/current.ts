@@ -9,12 +9,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../pipeline/log.ts'
+import type { BlockCache } from './block_cache.ts'
 import { loadSnapshot, type LoadOptions } from './load.ts'
 import type { Snapshot } from './types.ts'
 
 /** What the app needs: the snapshot to answer the next request with. */
 export interface SnapshotSource {
   readonly current: Snapshot
+  /** The pool of serving-cache blocks the snapshots are read through, if any. */
+  readonly blockCache?: BlockCache | null
 }
 
 /** Work done on a loaded snapshot before it serves (after, for the first one); `wanted()` turns false once replaced. */
@@ -49,6 +52,11 @@ export class CurrentSnapshot implements SnapshotSource {
 
   get current(): Snapshot {
     return this.#current
+  }
+
+  /** The pool of serving-cache blocks every snapshot of this server reads through (null: none). */
+  get blockCache(): BlockCache | null {
+    return this.loadOptions.blockCache ?? null
   }
 
   /** Load the pointer's target if it moved; true when a new snapshot is now served. Concurrent calls share one load. */

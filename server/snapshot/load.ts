@@ -12,6 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
 import { IdIndex } from '../internal/id_index.ts'
 import { runWorker } from '../internal/worker.ts'
+import type { BlockCache } from './block_cache.ts'
 import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
 import {
   commitSidecar,
@@ -87,10 +88,13 @@ interface Loaded {
 /** Opens the sidecars of one load (`openSidecar`), adding up what it holds in memory. */
 class SidecarOpener {
   resident = 0
-  constructor(private readonly residentBytes: number) {}
+  constructor(
+    private readonly residentBytes: number,
+    private readonly blockCache: BlockCache | null,
+  ) {}
 
   open(ref: SidecarRef): Sidecar {
-    const sidecar = openSidecar(ref, this.residentBytes)
+    const sidecar = openSidecar(ref, this.residentBytes, this.blockCache)
     this.resident += sidecar.residentBytes
     return sidecar
   }
@@ -100,6 +104,8 @@ class SidecarOpener {
 export interface LoadOptions {
   /** Serving-cache files of at most this many bytes are read into memory (see `openSidecar`); default 0, none. */
   residentBytes?: number
+  /** Where the blocks read from the other serving-cache files are kept (shared by every load); default none. */
+  blockCache?: BlockCache | null
 }
 
 export async function loadSnapshot(dir: string, options: LoadOptions = {}): Promise<Snapshot> {
@@ -144,7 +150,7 @@ function syncFolder(dir: string): void {
   }
 }
 
-async function load(dir: string, { residentBytes = 0 }: LoadOptions = {}): Promise<Loaded> {
+async function load(dir: string, { residentBytes = 0, blockCache = null }: LoadOptions = {}): Promise<Loaded> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
@@ -165,7 +171,7 @@ async function load(dir: string, { residentBytes = 0 }: LoadOptions = {}): Promi
   const instance = await DuckDBInstance.create(':memory:')
   const { step, settled } = stepRunner(instance)
   const sidecars: Sidecars = { dir: input.sidecars, owner: input.owner, written: [] }
-  const opener = new SidecarOpener(residentBytes)
+  const opener = new SidecarOpener(residentBytes, blockCache)
   try {
     const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
     const n = await step('accounts.count', (c) => countRows(c, file('accounts.parquet')))
