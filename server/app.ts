@@ -47,7 +47,7 @@ export function createApp(options: AppOptions): H3 {
       load_ms: s.loadMs,
       // serving-cache files held in memory (SERVING_RESIDENT_MB); the others are read per request
       resident_bytes: s.residentBytes,
-      // the pool of blocks read from the other ones (SERVING_BLOCK_CACHE_MB): reads served from it, blocks read
+      // the pool of blocks read from the other ones (SERVING_BLOCK_CACHE_MB): blocks found in it and read from files
       block_cache: options.snapshots.blockCache?.report() ?? null,
       // the kept per-snapshot structures built ahead of requests (null: no warm-up)
       warm: warm && { complete: warm.complete, ms: warm.ms, built: warm.built },

@@ -33,7 +33,7 @@ export function findByUsername(snapshot: Snapshot, raw: string): number | undefi
 /** `findByUsername` of a key already normalised. */
 function findByUsernameKey(snapshot: Snapshot, key: string): number | undefined {
   if (key === '') return undefined
-  return snapshot.byUsername.get(key) ?? snapshot.bySlug.get(key) ?? snapshot.byPreviousUsername.get(key)
+  return snapshot.byHandle.find(key)
 }
 
 /** A numeric id (any leading zeros); anything else resolves nothing. */

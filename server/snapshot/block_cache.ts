@@ -38,8 +38,8 @@ export class BlockCache {
   #hand = 0
   #filled = 0
   /** Blocks found in the pool and blocks read from files, since start (for `/healthz`). */
-  hits = 0
-  misses = 0
+  #hits = 0
+  #misses = 0
 
   /** A pool of `bytes` (rounded down to whole blocks; less than one block disables the cache). */
   constructor(bytes: number) {
@@ -51,9 +51,9 @@ export class BlockCache {
     this.#referenced = new Uint8Array(this.#slots)
   }
 
-  /** The pool's size (allocated up front), the blocks it holds, and its reads since start. */
+  /** The pool's size (reserved up front), the blocks it holds, and the blocks found and read since start. */
   report(): { bytes: number; blocks: number; hits: number; misses: number } {
-    return { bytes: this.#pool.length, blocks: this.#filled, hits: this.hits, misses: this.misses }
+    return { bytes: this.#pool.length, blocks: this.#filled, hits: this.#hits, misses: this.#misses }
   }
 
   /**
@@ -71,7 +71,7 @@ export class BlockCache {
       if (slot === undefined) slot = this.#load(fd, blocks, block)
       else {
         this.#referenced[slot] = 1
-        this.hits++
+        this.#hits++
       }
       const take = Math.min(length - done, this.#valid[slot] - offset)
       if (take <= 0) throw new RangeError('unexpected end of file')
@@ -84,7 +84,7 @@ export class BlockCache {
   /** Read `block` of the file into a slot taken from the clock, and name it in `blocks`. */
   #load(fd: number, blocks: BlockMap, block: number): number {
     const slot = this.#filled < this.#slots ? this.#filled++ : this.#evict()
-    this.misses++
+    this.#misses++
     const start = slot * BLOCK_BYTES
     let valid = 0
     while (valid < BLOCK_BYTES) {

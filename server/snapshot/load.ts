@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
+import { HandleIndex } from '../internal/handle_index.ts'
 import { IdIndex } from '../internal/id_index.ts'
 import { runWorker } from '../internal/worker.ts'
 import type { BlockCache } from './block_cache.ts'
@@ -426,20 +427,23 @@ async function loadAccountNumbers(conn: DuckDBConnection, source: string, a: Acc
   }
 }
 
-/** Case-insensitive handle lookups; a tracked account wins a handle shared with a friend-only record. */
-async function usernameLookups(conn: DuckDBConnection, previousSource: string, a: Accounts) {
+/**
+ * Case-insensitive handle lookups (`Snapshot.byHandle`); a tracked account wins a handle shared with a friend-only
+ * record. Built in Maps, kept as a `HandleIndex` (the Maps are garbage once it is built).
+ */
+async function usernameLookups(conn: DuckDBConnection, previousSource: string, a: Accounts): Promise<{ byHandle: HandleIndex }> {
   const byUsername = new Map<string, number>()
   const bySlug = new Map<string, number>()
   const claim = (map: Map<string, number>, key: string, idx: number) => {
     const holder = map.get(key)
     if (holder === undefined || (!a.isTracked[holder] && a.isTracked[idx])) map.set(key, idx)
   }
-  // keys share the account's own strings where they are equal (most slugs, many handles): ~70 MB at 1.1M accounts
   for (let i = 0; i < a.count; i++) {
-    const slug = a.slug[i] ? lowerCase(a.slug[i]!) : null
-    const username = lowerCase(a.username[i])
-    claim(byUsername, username === slug ? slug : username, i)
-    if (slug) claim(bySlug, slug, i)
+    const username = a.username[i].toLowerCase()
+    claim(byUsername, username, i)
+    // a slug equal to the account's own username can never decide (that username is a key of `byUsername`)
+    const slug = a.slug[i]?.toLowerCase()
+    if (slug && slug !== username) claim(bySlug, slug, i)
   }
   const byPreviousUsername = new Map<string, number>()
   const changedOn = new Map<string, number>()
@@ -459,13 +463,7 @@ async function usernameLookups(conn: DuckDBConnection, previousSource: string, a
       }
     },
   )
-  return { byUsername, bySlug, byPreviousUsername }
-}
-
-/** `text` in lower case; `text` itself (not an equal copy) when it already is. */
-function lowerCase(text: string): string {
-  const lower = text.toLowerCase()
-  return lower === text ? text : lower
+  return { byHandle: HandleIndex.fromMaps([byUsername, bySlug, byPreviousUsername]) }
 }
 
 /** Old handles per account in file order (changed_at, then username). */

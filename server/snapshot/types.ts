@@ -8,6 +8,7 @@
  * columns, tweet texts, account descriptions and images) stay on disk in the snapshot's sidecars (sidecar.ts):
  * `DiskColumn`s and `TextColumn`s, read by row range once per request or when a row's JSON is first made.
  */
+import type { HandleIndex } from '../internal/handle_index.ts'
 import type { IdIndex } from '../internal/id_index.ts'
 import type { DiskColumn, TextColumn } from './sidecar.ts'
 
@@ -213,12 +214,11 @@ export interface Snapshot {
   /** Bytes of serving-cache files held in memory (`SERVING_RESIDENT_MB`, see `openSidecar`). */
   residentBytes: number
   accounts: Accounts
-  /** lower-case current username → account_idx */
-  byUsername: Map<string, number>
-  /** lower-case slug → account_idx */
-  bySlug: Map<string, number>
-  /** lower-case previous username → account_idx (the most recent owner of that handle) */
-  byPreviousUsername: Map<string, number>
+  /**
+   * lower-case handle → account_idx: a current username, else a slug, else a previous username (the most recent
+   * owner of that handle); a tracked account wins a username or slug shared with a friend-only record
+   */
+  byHandle: HandleIndex
   previousUsernames: PreviousUsernames
   categories: Reference[]
   categoryById: Map<number, Reference>
