@@ -45,7 +45,6 @@ export class IdIndex {
       if (this.#halves[2 * idx] === low && this.#halves[2 * idx + 1] === high) return idx
     }
   }
-
 }
 
 /** Multiplicative hashing of both halves: the top bits of the product pick the slot. */
