@@ -117,8 +117,9 @@ export class Endpoint {
   private build(call: Call, admission: Admission | null): Buffer {
     const { snapshot, query } = call
     const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
-    // list pages come as `JsonParts`, copied together from bytes kept per snapshot
-    const json = body instanceof JsonParts ? body.toBuffer() : Buffer.from(asciiJson(body))
+    // list pages come as bytes (`JsonWriter`) or `JsonParts`, copied together from bytes kept per snapshot
+    const json =
+      body instanceof Buffer ? body : body instanceof JsonParts ? body.toBuffer() : Buffer.from(asciiJson(body))
     this.recordLookup?.(snapshot, query)
     return json
   }

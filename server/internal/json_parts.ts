@@ -128,6 +128,13 @@ export function snapshotMembers(snapshot: Snapshot, kind: string, idx: number, d
   return members
 }
 
+/** The total length of byte parts (a page's size hint). */
+export function bytesOf(parts: readonly Uint8Array[]): number {
+  let bytes = 0
+  for (const part of parts) bytes += part.length
+  return bytes
+}
+
 const objectBytes = new WeakMap<object, Buffer>()
 
 /** `render(item)` as JSON bytes, once per item: for the snapshot's own immutable objects (ranked list items). */

@@ -1,12 +1,11 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation, type OperationContext } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
-import { isoUtcMillis } from '../rules/dates.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
-import { pagedJson, pageParameters, pageRows, readPage } from '../rules/pagination.ts'
+import { endPage, pageParameters, pageRows, pageWriter, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
@@ -56,19 +55,31 @@ export default defineOperation({
     // their positions; ascending reads backwards. A page is a few positions (consecutive without a filter): one
     // read per column in every order. A filter checks every follower: the target's followers in that order are
     // read at once
-    const positionAt = (p: number) => first + (ascending ? count - 1 - p : p)
     const inOrder = by === 'score' ? null : sf.followerIdxBy[by]
     const all = keep && inOrder ? inOrder.read(first, first + count) : null
-    const followerAt = (position: number) => (inOrder ? all![position - first] : sf.followerIdx[position])
-    const { total, rows: positions } = pageRows(request, count, positionAt, keep && ((position) => keep(followerAt(position))))
-    const followers = all || !inOrder ? positions.map(followerAt) : inOrder.readRows(positions)
+    const { total, rows: positions } = pageRows(
+      request,
+      count,
+      (p) => first + (ascending ? count - 1 - p : p),
+      keep && ((position) => keep(all ? all[position - first] : sf.followerIdx[position])),
+    )
+    const followers = all
+      ? positions.map((position) => all[position - first])
+      : inOrder
+        ? inOrder.readRows(positions)
+        : positions.map((position) => sf.followerIdx[position])
     const subscribedAtMs = sf.subscribedAtMs[by].readRows(positions)
-    const items = positions.map((_, i) => [
-      '{',
-      snapshotMembers(snapshot, 'follower', followers[i], (f) => follower(snapshot, f)),
-      `,"subscribed_at":"${isoUtcMillis(subscribedAtMs[i])}"}`,
-    ])
-    return pagedJson(request, total, 'top_followers', items)
+    const parts = positions.map((_, i) => snapshotMembers(snapshot, 'follower', followers[i], (f) => follower(snapshot, f)))
+    const out = pageWriter(request, total, 'top_followers', parts.length, bytesOf(parts) + 48 * parts.length)
+    for (let i = 0; i < parts.length; i++) {
+      out.item()
+      out.text('{')
+      out.bytes(parts[i])
+      out.text(',"subscribed_at":"')
+      out.isoUtcMillis(subscribedAtMs[i])
+      out.text('"}')
+    }
+    return endPage(out)
   },
 })
 

@@ -7,6 +7,7 @@
  */
 import { parseInteger } from '../internal/integer.ts'
 import { type JsonPart, type JsonParts, jsonWithList } from '../internal/json_parts.ts'
+import { JsonWriter } from '../internal/json_writer.ts'
 import type { Parameter } from '../operation.ts'
 import { integer } from '../schema.ts'
 
@@ -106,13 +107,58 @@ export function pagedJson(
   return jsonWithList(pageHead(request, total, items.length, extra), key, items, members)
 }
 
+/**
+ * The same envelope written into bytes, up to the opened list: the caller writes each item after `item()`, then
+ * `endPage` closes it. `sizeHint` is the body's expected size. Each of `members` is a run of JSON members without
+ * braces, written after the page fields (like `pagedJson`'s).
+ * @example
+ * const out = pageWriter(request, total, 'data', rows.length, 64 * rows.length)
+ * for (const r of rows) { out.item(); out.text('{"n":'); out.number(r); out.text('}') }
+ * return endPage(out)
+ */
+export function pageWriter(
+  request: PageRequest,
+  total: number,
+  key: string,
+  size: number,
+  sizeHint: number,
+  members: readonly JsonPart[] = [],
+): JsonWriter {
+  const out = new JsonWriter(sizeHint + 128)
+  out.text('{"success":true,"total":')
+  out.number(total)
+  out.text(',"page":')
+  out.number(request.page)
+  out.text(',"size":')
+  out.number(size)
+  out.text(',"pages":')
+  out.number(pageCount(request, total))
+  for (const member of members) {
+    out.text(',')
+    if (typeof member === 'string') out.text(member)
+    else out.bytes(member)
+  }
+  out.list(key)
+  return out
+}
+
+/** Closes the list and the envelope of a `pageWriter` page: the body's bytes. */
+export function endPage(out: JsonWriter): Buffer {
+  out.text(']}')
+  return out.toBuffer()
+}
+
+function pageCount(request: PageRequest, total: number): number {
+  return Math.max(1, Math.ceil(total / request.size))
+}
+
 function pageHead(request: PageRequest, total: number, size: number, extra: Record<string, unknown>) {
   return {
     success: true as const,
     total,
     page: request.page,
     size,
-    pages: Math.max(1, Math.ceil(total / request.size)),
+    pages: pageCount(request, total),
     ...extra,
   }
 }
