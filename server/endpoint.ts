@@ -21,7 +21,7 @@ import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
 import { cacheKey, cacheKeyHash } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
-import { asciiJson, JsonParts } from './internal/json_parts.ts'
+import { asciiJson } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
 import { rateLimitBucket, type Operation } from './operation.ts'
 import type { Snapshot } from './snapshot/types.ts'
@@ -117,9 +117,8 @@ export class Endpoint {
   private build(call: Call, admission: Admission | null): Buffer {
     const { snapshot, query } = call
     const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
-    // list pages come as bytes (`JsonWriter`) or `JsonParts`, copied together from bytes kept per snapshot
-    const json =
-      body instanceof Buffer ? body : body instanceof JsonParts ? body.toBuffer() : Buffer.from(asciiJson(body))
+    // list pages come as their bytes (`JsonWriter`: written around bytes kept per snapshot)
+    const json = body instanceof Buffer ? body : Buffer.from(asciiJson(body))
     this.recordLookup?.(snapshot, query)
     return json
   }

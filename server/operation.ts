@@ -43,7 +43,7 @@ export interface Operation {
   /** Schema of the success body (the error body is added by the OpenAPI builder). */
   response: JsonSchema
   cache: CachePolicy
-  /** Returns the success body (a value, `JsonParts` or its JSON bytes); throws `ApiError` for the spec's failures. */
+  /** Returns the success body (a value, or its JSON bytes from a `JsonWriter`); throws `ApiError` for the spec's failures. */
   handle(context: OperationContext): object
 }
 

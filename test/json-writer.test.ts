@@ -1,10 +1,10 @@
 /** JSON bodies written into bytes (`server/internal/json_writer.ts`) and the page envelope written with it. */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { asciiJson, jsonWithList } from '../server/internal/json_parts.ts'
-import { JsonWriter } from '../server/internal/json_writer.ts'
+import { asciiJson, jsonMembers } from '../server/internal/json_parts.ts'
+import { jsonBytes, JsonWriter } from '../server/internal/json_writer.ts'
 import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../server/rules/dates.ts'
-import { endPage, pageWriter } from '../server/rules/pagination.ts'
+import { endPage, listPage, pageWriter } from '../server/rules/pagination.ts'
 
 const test = suite('json writer')
 
@@ -78,11 +78,10 @@ test('bodies :: written one after another, each keeps its own bytes', () => {
   assert.ok(first.equals(copy))
 })
 
-test('pageWriter :: the same bytes as pagedJson’s envelope, members and items included', () => {
+test('pageWriter, listPage :: the bytes of the envelope’s value, with the members after the page fields', () => {
   const request = { page: 2, size: 3 }
-  const members = [Buffer.from('"target":{"id":"1"}'), '"window":7']
   const items = [{ n: 1, at: 1_700_000_000_123 }, { n: 2, at: 0 }]
-  const out = pageWriter(request, 7, 'data', items.length, 10, members)
+  const out = pageWriter(request, 7, 'data', items.length, 10, [Buffer.from('"target":{"id":"1"}'), '"window":7'])
   for (const item of items) {
     out.item()
     out.text('{"n":')
@@ -91,15 +90,19 @@ test('pageWriter :: the same bytes as pagedJson’s envelope, members and items 
     out.isoUtcMillis(item.at)
     out.text('"}')
   }
-  const expected = jsonWithList(
-    { success: true, total: 7, page: 2, size: 2, pages: 3 },
-    'data',
-    items.map((item) => [`{"n":${item.n},"at":"${isoUtcMillis(item.at)}"}`]),
-    members,
-  ).toBuffer()
-  assert.is(endPage(out).toString(), expected.toString())
+  const data = items.map((item) => ({ n: item.n, at: isoUtcMillis(item.at) }))
+  const envelope = { success: true, total: 7, page: 2, size: 2, pages: 3, target: { id: '1' }, window: 7 }
+  assert.is(endPage(out).toString(), asciiJson({ ...envelope, data }))
+  const parts = [Buffer.from(jsonMembers({ name: 'Zoë', n: 1 })), Buffer.from(jsonMembers({ name: 'b', n: 2 }))]
+  const list = listPage(request, 7, 'mentions', parts, [jsonMembers({ days: 7 })])
+  assert.is(list.toString(), asciiJson({ success: true, total: 7, page: 2, size: 2, pages: 3, days: 7, mentions: [{ name: 'Zoë', n: 1 }, { name: 'b', n: 2 }] }))
   const empty = endPage(pageWriter({ page: 1, size: 10 }, 0, 'data', 0, 0))
-  assert.equal(JSON.parse(empty.toString()), { success: true, total: 0, page: 1, size: 0, pages: 1, data: [] })
+  assert.is(empty.toString(), '{"success":true,"total":0,"page":1,"size":0,"pages":1,"data":[]}')
+})
+
+test('jsonBytes :: text and byte parts in order', () => {
+  const body = jsonBytes(['{"success":true,', Buffer.from(jsonMembers({ name: 'Zoë' })), ',"sum":1.5,', Buffer.from('"tags":[]'), '}'])
+  assert.is(body.toString(), asciiJson({ success: true, name: 'Zoë', sum: 1.5, tags: [] }))
 })
 
 test.run()

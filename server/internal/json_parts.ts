@@ -1,89 +1,17 @@
 /**
- * List pages assembled from JSON parts. Stringifying list rows is the largest CPU cost of a list page, and the part
- * of a row that describes an account (or a tweet) never changes within a snapshot: it is stringified and encoded to
- * UTF-8 once per snapshot, and a page is copied together from those bytes and a little text around them. No string
- * of the whole page is built, so none is flattened or encoded per request.
+ * The JSON parts of bodies. Stringifying list rows is the largest CPU cost of a list page, and the part of a row
+ * that describes an account (or a tweet) never changes within a snapshot: it is stringified and encoded to UTF-8
+ * once per snapshot (`snapshotMembers`, `objectJson`), and a page is written around those bytes (`JsonWriter`).
+ * Every body is ASCII (`asciiJson`).
  *
  * @example
- * const rows = idxs.map((f) => ['{', snapshotMembers(snapshot, 'follower', f, describe), ',"subscribed_at":"…"}'])
- * return jsonWithList({ success: true, total }, 'top_followers', rows) // the endpoint sends `.toBuffer()`
+ * const parts = idxs.map((f) => snapshotMembers(snapshot, 'follower', f, describe)) // `"platform_id":"1",…` as bytes
+ * return listPage(request, total, 'data', parts) // rules/pagination.ts
  */
 import type { Snapshot } from '../snapshot/types.ts'
-import { keepTransient, transientBytes } from './transient.ts'
 
 /** JSON text, or its UTF-8 bytes kept per snapshot. */
-export type JsonPart = string | Buffer
-
-/**
- * A body given as JSON parts; `toBuffer()` copies them into the bytes that are sent, in request memory
- * (`transientBytes`: the response cache keeps a copy of its own).
- */
-export class JsonParts {
-  constructor(private readonly parts: readonly JsonPart[]) {}
-
-  toBuffer(): Buffer {
-    // one pass: a text part takes at most 3 UTF-8 bytes per UTF-16 unit, and the unused rest goes back
-    let bound = 0
-    for (const part of this.parts) bound += typeof part === 'string' ? part.length * 3 : part.length
-    const out = transientBytes(bound)
-    let at = 0
-    for (const part of this.parts) at += typeof part === 'string' ? writeText(out, part, at) : part.copy(out, at)
-    return keepTransient(out, at)
-  }
-}
-
-/** Text this short (separators like `},{`) is copied here when ASCII: a call into Node costs more than the loop. */
-const SHORT_TEXT = 16
-
-/** `text` as UTF-8 into `out` at `at`; the bytes written. */
-function writeText(out: Buffer, text: string, at: number): number {
-  if (text.length > SHORT_TEXT) return out.write(text, at)
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code > 0x7f) return out.write(text, at)
-    out[at + i] = code
-  }
-  return text.length
-}
-
-/**
- * `{...head, ...members, [key]: [items]}` where each item is a list of JSON parts and each of `members` is a run of
- * JSON members without braces (`"a":1,"b":2`, e.g. from `snapshotMembers`); `head`'s members come first, in their
- * order. Adjacent text is joined, so a page has about one text part per item between the bytes.
- */
-export function jsonWithList(
-  head: object,
-  key: string,
-  items: readonly (readonly JsonPart[])[],
-  members: readonly JsonPart[] = [],
-): JsonParts {
-  const start = asciiJson(head)
-  const parts: JsonPart[] = []
-  let text = start.slice(0, -1)
-  let empty = start.length <= 2
-  for (const member of members) {
-    if (!empty) text += ','
-    empty = false
-    if (typeof member === 'string') text += member
-    else {
-      parts.push(text, member)
-      text = ''
-    }
-  }
-  text += `${empty ? '' : ','}${JSON.stringify(key)}:[`
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) text += ','
-    for (const part of items[i]) {
-      if (typeof part === 'string') text += part
-      else {
-        parts.push(text, part)
-        text = ''
-      }
-    }
-  }
-  parts.push(`${text}]}`)
-  return new JsonParts(parts)
-}
+export type JsonPart = string | Uint8Array
 
 /** A character outside ASCII (a UTF-16 unit: a surrogate pair is two). */
 const NON_ASCII = /[\u0080-\uffff]/g
@@ -126,6 +54,11 @@ export function snapshotMembers(snapshot: Snapshot, kind: string, idx: number, d
     memo.set(idx, members)
   }
   return members
+}
+
+/** The members of an object as JSON without its braces (`{ days: 7 }` → `"days":7`), ASCII like `asciiJson`. */
+export function jsonMembers(value: object): string {
+  return asciiJson(value).slice(1, -1)
 }
 
 /** The total length of byte parts (a page's size hint). */

@@ -12,8 +12,24 @@
  * out.toBuffer().toString() // '{"at":"2026-11-22T00:00:00.000Z","n":3}'
  */
 import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../rules/dates.ts'
-import { asciiJson, jsonNumber } from './json_parts.ts'
+import { asciiJson, type JsonPart, jsonNumber } from './json_parts.ts'
 import { keepTransient, transientBytes } from './transient.ts'
+
+/**
+ * The bytes of JSON given as parts, text or bytes, in order: for a body made of bytes kept per snapshot and a little
+ * text around them.
+ * @example jsonBytes(['{"success":true,', snapshotMembers(snapshot, 'record', idx, describe), '}'])
+ */
+export function jsonBytes(parts: readonly JsonPart[]): Buffer {
+  let sizeHint = 0
+  for (const part of parts) sizeHint += part.length
+  const out = new JsonWriter(sizeHint)
+  for (const part of parts) {
+    if (typeof part === 'string') out.text(part)
+    else out.bytes(part)
+  }
+  return out.toBuffer()
+}
 
 const ZERO = 0x30
 /** The day numbers of 0000-03-01 and 9999-12-31: the dates written here (any other is formatted as text). */

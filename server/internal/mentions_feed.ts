@@ -15,7 +15,7 @@ import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { isoUtcOffset } from '../rules/dates.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel, hasTagInCategory } from '../rules/labels.ts'
-import { pagedJson, pageParameters, pageRows, readPage, type PageSizeRule } from '../rules/pagination.ts'
+import { listPage, pageParameters, pageRows, readPage, type PageSizeRule } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
 import type { Mentions, Snapshot } from '../snapshot/types.ts'
@@ -83,15 +83,18 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     const count = mentions.offsets[target + 1] - first
     // stored newest first; other orders are sorted per target; ascending reads the descending order backwards
     const byValue = by === 'created_at' ? null : mentionRowsBy(snapshot, mentions, target, by)
-    const rowAt = (p: number) => {
-      const q = ascending ? count - 1 - p : p
-      return byValue ? byValue[q] : first + q
-    }
-    const authorOf = (row: number) => snapshot.tweets.authorIdx[mentions.tweetIdx[row]]
-    const { total, rows } = pageRows(request, count, rowAt, keep && ((row) => keep(authorOf(row))))
+    const { total, rows } = pageRows(
+      request,
+      count,
+      (p) => {
+        const q = ascending ? count - 1 - p : p
+        return byValue ? byValue[q] : first + q
+      },
+      keep && ((row) => keep(snapshot.tweets.authorIdx[mentions.tweetIdx[row]])),
+    )
     // a mention's item never changes within a snapshot
-    const items = rows.map((row) => ['{', snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t)), '}'])
-    return pagedJson(request, total, 'mentions', items)
+    const parts = rows.map((row) => snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t)))
+    return listPage(request, total, 'mentions', parts)
   }
 }
 

@@ -4,7 +4,7 @@ import { snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { findByPlatformId, findByUsername } from '../rules/account.ts'
 import { splitList } from '../rules/lists.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { listPage, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { envelope, id, object, score, string } from '../schema.ts'
 
 /** Entries considered per request; the cap applies before validation. */
@@ -55,7 +55,7 @@ export default defineOperation({
     })
     // an account's row only changes with the snapshot and the configured profile URL
     const kind = `bulk ${profileBaseUrl}`
-    const items = rows.slice(start, end).map((idx) => ['{', snapshotMembers(snapshot, kind, idx, row), '}'])
-    return pagedJson(request, rows.length, 'data', items)
+    const parts = rows.slice(start, end).map((idx) => snapshotMembers(snapshot, kind, idx, row))
+    return listPage(request, rows.length, 'data', parts)
   },
 })

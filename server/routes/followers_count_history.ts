@@ -1,10 +1,9 @@
 /** GET /api/v1/followers_count_history — daily follower-count snapshots of an account, newest first. */
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
-import { formatDay, utcDay } from '../rules/dates.ts'
+import { utcDay } from '../rules/dates.ts'
 import { dayRows, periodParameter, readPeriodDays } from '../rules/history.ts'
-import { jsonNumber } from '../internal/json_parts.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../rules/pagination.ts'
 import { date, envelope, integer, object } from '../schema.ts'
 
 export default defineOperation({
@@ -26,9 +25,15 @@ export default defineOperation({
     const total = day.length
     const { start, end } = pageRange(request, total)
     const counts = history.followersCount.read(first + start, first + end)
-    // rows of two numbers: their JSON is written here rather than stringified from objects
-    const items = []
-    for (let i = start; i < end; i++) items.push([`{"date":"${formatDay(day[i])}","followers_count":${jsonNumber(counts[i - start])}}`])
-    return pagedJson(request, total, 'followers_count', items)
+    const out = pageWriter(request, total, 'followers_count', end - start, 48 * (end - start))
+    for (let i = start; i < end; i++) {
+      out.item()
+      out.text('{"date":"')
+      out.day(day[i])
+      out.text('","followers_count":')
+      out.number(counts[i - start])
+      out.text('}')
+    }
+    return endPage(out)
   },
 })

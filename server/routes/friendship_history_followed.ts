@@ -3,12 +3,11 @@
  * target, newest first (key `data`).
  */
 import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
-import { formatDay } from '../rules/dates.ts'
-import { type PageRequest, pagedJson, pageRows, readPage } from '../rules/pagination.ts'
+import { endPage, type PageRequest, pageRows, pageWriter, readPage } from '../rules/pagination.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 
@@ -48,12 +47,17 @@ export default defineOperation({
       tagIds || categoryIds
         ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
         : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
-    const items = rows.map((r) => [
-      `{"action":"${log.followed[r] ? 'Followed' : 'Unfollowed'}",`,
-      snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f)),
-      `,"created_at":"${formatDay(log.day[r])}"}`,
-    ])
-    return pagedJson(request, total, 'data', items)
+    const parts = rows.map((r) => snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f)))
+    const out = pageWriter(request, total, 'data', rows.length, bytesOf(parts) + 64 * rows.length)
+    for (let i = 0; i < rows.length; i++) {
+      out.item()
+      out.text(log.followed[rows[i]] ? '{"action":"Followed",' : '{"action":"Unfollowed",')
+      out.bytes(parts[i])
+      out.text(',"created_at":"')
+      out.day(log.day[rows[i]])
+      out.text('"}')
+    }
+    return endPage(out)
   },
 })
 

@@ -3,13 +3,12 @@
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
 import { friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { jsonNumber, snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
-import { formatDay } from '../rules/dates.ts'
 import { hasAnyLabel, labelSet } from '../rules/labels.ts'
-import { pagedJson, pageRows, readPage } from '../rules/pagination.ts'
+import { endPage, pageRows, pageWriter, readPage } from '../rules/pagination.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, date, envelope, id, integer, object, plainReference, score, string } from '../schema.ts'
 
@@ -60,19 +59,28 @@ export default defineOperation({
           }
     const { total, rows } = pageRows(request, log.offsets[source + 1] - first, (p) => first + p, keep)
     // the followed account's parts are JSON kept per snapshot; the row's own values go between them
-    const items = rows.map((r) => {
-      const f = log.followedIdx[r]
-      return [
-        `{"action":"${log.following[r] ? 'Following' : 'Unfollowing'}",`,
-        snapshotMembers(snapshot, 'following-log.head', f, (f) => followedHead(snapshot, f)),
-        `,"platform_score":${jsonNumber(log.platformScore[r])},`,
-        snapshotMembers(snapshot, 'following-log.image', f, (f) => followedImage(snapshot, f)),
-        `,"created_at":"${formatDay(log.day[r])}",`,
-        snapshotMembers(snapshot, 'following-log.labels', f, (f) => ({ tags: plainTags(snapshot, f), categories: plainCategories(snapshot, f) })),
-        '}',
-      ]
-    })
-    return pagedJson(request, total, 'data', items)
+    const heads = rows.map((r) => snapshotMembers(snapshot, 'following-log.head', log.followedIdx[r], (f) => followedHead(snapshot, f)))
+    const images = rows.map((r) => snapshotMembers(snapshot, 'following-log.image', log.followedIdx[r], (f) => followedImage(snapshot, f)))
+    const labels = rows.map((r) =>
+      snapshotMembers(snapshot, 'following-log.labels', log.followedIdx[r], (f) => ({ tags: plainTags(snapshot, f), categories: plainCategories(snapshot, f) })),
+    )
+    const out = pageWriter(request, total, 'data', rows.length, bytesOf(heads) + bytesOf(images) + bytesOf(labels) + 96 * rows.length)
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]
+      out.item()
+      out.text(log.following[r] ? '{"action":"Following",' : '{"action":"Unfollowing",')
+      out.bytes(heads[i])
+      out.text(',"platform_score":')
+      out.number(log.platformScore[r])
+      out.text(',')
+      out.bytes(images[i])
+      out.text(',"created_at":"')
+      out.day(log.day[r])
+      out.text('",')
+      out.bytes(labels[i])
+      out.text('}')
+    }
+    return endPage(out)
   },
 })
 

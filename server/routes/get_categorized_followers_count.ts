@@ -1,5 +1,6 @@
 /** GET /api/v1/get_categorized_followers_count — smart followers per category: All, fixed three, the rest, NoCategory. */
-import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
+import { jsonBytes } from '../internal/json_writer.ts'
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import type { Snapshot } from '../snapshot/types.ts'
@@ -24,7 +25,7 @@ export default defineOperation({
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
     // the list never changes within a snapshot: its JSON is made once per target
-    return new JsonParts(['{"success":true,', snapshotMembers(snapshot, 'get_categorized_followers_count', idx, (i) => list(snapshot, i)), '}'])
+    return jsonBytes(['{"success":true,', snapshotMembers(snapshot, 'get_categorized_followers_count', idx, (i) => list(snapshot, i)), '}'])
   },
 })
 

@@ -1,5 +1,6 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
-import { JsonParts, jsonNumber, snapshotMembers } from '../internal/json_parts.ts'
+import { jsonNumber, snapshotMembers } from '../internal/json_parts.ts'
+import { jsonBytes } from '../internal/json_writer.ts'
 import { filteredScoreSum } from '../internal/label_sums.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
@@ -44,7 +45,7 @@ export default defineOperation({
         ? filteredScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
         : snapshot.smartFollowers.scoreSum[target]
     // the target's own members never change within a snapshot: their JSON is made once, the sum goes between them
-    return new JsonParts([
+    return jsonBytes([
       '{"success":true,',
       snapshotMembers(snapshot, 'get_followers_score_sum.profile', target, (t) => profile(snapshot, t)),
       // scores have 2 decimals: round away the float noise of the sum

@@ -8,7 +8,7 @@ import { defineOperation } from '../operation.ts'
 import { prefixedLabels } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
-import { pagedJson, pageParameters, readPage } from '../rules/pagination.ts'
+import { listPage, pageParameters, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { mentionWindowParameters, readMentionWindow } from '../rules/windows.ts'
 import {
@@ -86,9 +86,9 @@ export default defineOperation({
       categoryId: readFilterId(query, 'category_id', 'ignore'),
       request,
     })
-    const items = authors.map((m) => ['{', snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx)), '}'])
+    const parts = authors.map((m) => snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx)))
     // the target's profile never changes within a snapshot: its JSON is made once
-    return pagedJson(request, total, 'mentioners', items, {}, [
+    return listPage(request, total, 'mentioners', parts, [
       snapshotMembers(snapshot, 'get_mentioners.target', target, (t) => targetOf(snapshot, t)),
       JSON.stringify(window.echo).slice(1, -1),
     ])

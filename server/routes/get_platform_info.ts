@@ -1,5 +1,6 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
-import { JsonParts, snapshotMembers } from '../internal/json_parts.ts'
+import { snapshotMembers } from '../internal/json_parts.ts'
+import { jsonBytes } from '../internal/json_writer.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels, profileHead } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -47,7 +48,7 @@ export default defineOperation({
     const idx = resolveAccount(snapshot, query, 'fallback')
     // the record never changes within a snapshot: its JSON is made once (per profile base URL, a setting)
     const record = snapshotMembers(snapshot, `get_platform_info ${profileBaseUrl}`, idx, (i) => accountRecord(snapshot, i, profileBaseUrl))
-    return new JsonParts(['{"success":true,', record, '}'])
+    return jsonBytes(['{"success":true,', record, '}'])
   },
 })
 

@@ -1,10 +1,9 @@
 /** GET /api/v1/get_score_history — daily stored scores (and ranks) of an account within a period, newest first. */
 import { defineOperation } from '../operation.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
-import { formatDay, utcDay } from '../rules/dates.ts'
+import { utcDay } from '../rules/dates.ts'
 import { dayRows, periodParameter, readPeriodDays } from '../rules/history.ts'
-import { jsonNumber } from '../internal/json_parts.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../rules/pagination.ts'
 import { date, envelope, integer, nullable, object, score } from '../schema.ts'
 
 export default defineOperation({
@@ -27,12 +26,19 @@ export default defineOperation({
     const { start, end } = pageRange(request, total)
     const scores = history.platformScore.read(first + start, first + end)
     const ranks = history.rank.read(first + start, first + end)
-    // rows of numbers: their JSON is written here rather than stringified from objects
-    const items = []
+    const out = pageWriter(request, total, 'score_history', end - start, 80 * (end - start))
     for (let i = start; i < end; i++) {
       const rank = ranks[i - start]
-      items.push([`{"date":"${formatDay(day[i])}","platform_score":${jsonNumber(scores[i - start])},"rank":${rank ? rank : 'null'}}`])
+      out.item()
+      out.text('{"date":"')
+      out.day(day[i])
+      out.text('","platform_score":')
+      out.number(scores[i - start])
+      out.text(',"rank":')
+      if (rank) out.number(rank)
+      else out.text('null')
+      out.text('}')
     }
-    return pagedJson(request, total, 'score_history', items)
+    return endPage(out)
   },
 })

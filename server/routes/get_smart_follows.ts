@@ -2,9 +2,9 @@
  * GET /api/v1/get_smart_follows — the ranked lists of accounts gaining smart followers (at most 1000 per window and
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
-import { objectJson } from '../internal/json_parts.ts'
+import { bytesOf, jsonMembers, objectJson } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../schema.ts'
@@ -72,9 +72,14 @@ export default defineOperation({
     const ordered = list ? (by === 'alpha' ? list.byRank : by === 'score' ? list.byScore : list.byFollowers) : []
     const total = ordered.length
     const { start, end } = pageRange(request, total)
-    const items = []
-    for (let p = start; p < end; p++) items.push([objectJson(ordered[ascending ? total - 1 - p : p], present)])
-    return pagedJson(request, total, 'data', items, { days, bucket })
+    const parts = []
+    for (let p = start; p < end; p++) parts.push(objectJson(ordered[ascending ? total - 1 - p : p], present))
+    const out = pageWriter(request, total, 'data', parts.length, bytesOf(parts) + parts.length, [jsonMembers({ days, bucket })])
+    for (const part of parts) {
+      out.item()
+      out.bytes(part)
+    }
+    return endPage(out)
   },
 })
 

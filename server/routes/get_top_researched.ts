@@ -2,9 +2,9 @@
  * GET /api/v1/get_top_researched — the accounts most looked up through this API over the last 1, 7 or 30 days
  * (the server's lookup records, aggregated by the nightly build; at most 1000), most lookups first (key `data`).
  */
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { jsonMembers, snapshotMembers } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { listPage, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../schema.ts'
 import type { Snapshot, TopResearchedList } from '../snapshot/types.ts'
@@ -39,11 +39,11 @@ export default defineOperation({
     const total = list ? list.accountIdx.length : 0
     const { start, end } = pageRange(request, total)
     // a list's items never change within a snapshot: each one's JSON is made once
-    const items = []
+    const parts = []
     for (let p = start; p < end; p++) {
-      items.push(['{', snapshotMembers(snapshot, `get_top_researched ${days}`, p, (row) => researchedItem(snapshot, list!, row)), '}'])
+      parts.push(snapshotMembers(snapshot, `get_top_researched ${days}`, p, (row) => researchedItem(snapshot, list!, row)))
     }
-    return pagedJson(request, total, 'data', items, { days })
+    return listPage(request, total, 'data', parts, [jsonMembers({ days })])
   },
 })
 

@@ -2,12 +2,12 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { jsonMembers, snapshotMembers } from '../internal/json_parts.ts'
 import { profileHead } from '../present.ts'
 import { defineOperation } from '../operation.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
 import { hasLabel } from '../rules/labels.ts'
-import { pagedJson, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
+import { listPage, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
 import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../schema.ts'
@@ -77,14 +77,14 @@ export default defineOperation({
     }
     const total = kept ? kept.length : Math.min(ranked, TRENDING_CAP)
     const { start, end } = pageRange(request, total)
-    const items = []
+    const parts = []
     for (let q = start; q < end; q++) {
       const at = ascending ? total - 1 - q : q
       const p = kept ? kept[at] : at
       // a list row never changes within a snapshot
-      items.push(['{', snapshotMembers(snapshot, `trending ${days}:${by}`, p, (row) => trendingItem(snapshot, list!, row)), '}'])
+      parts.push(snapshotMembers(snapshot, `trending ${days}:${by}`, p, (row) => trendingItem(snapshot, list!, row)))
     }
-    return pagedJson(request, total, 'data', items, { days, by })
+    return listPage(request, total, 'data', parts, [jsonMembers({ days, by })])
   },
 })
 

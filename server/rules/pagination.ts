@@ -6,7 +6,7 @@
  *          return pagedBody(request, total, 'top_followers', rows)
  */
 import { parseInteger } from '../internal/integer.ts'
-import { type JsonPart, type JsonParts, jsonWithList } from '../internal/json_parts.ts'
+import { bytesOf, type JsonPart } from '../internal/json_parts.ts'
 import { JsonWriter } from '../internal/json_writer.ts'
 import type { Parameter } from '../operation.ts'
 import { integer } from '../schema.ts'
@@ -95,22 +95,10 @@ export function pagedBody<T>(
   return { ...pageHead(request, total, items.length, extra), [key]: items }
 }
 
-/** The same envelope with items given as JSON parts (see `internal/json_parts.ts`). */
-export function pagedJson(
-  request: PageRequest,
-  total: number,
-  key: string,
-  items: (readonly JsonPart[])[],
-  extra: Record<string, unknown> = {},
-  members: readonly JsonPart[] = [],
-): JsonParts {
-  return jsonWithList(pageHead(request, total, items.length, extra), key, items, members)
-}
-
 /**
  * The same envelope written into bytes, up to the opened list: the caller writes each item after `item()`, then
  * `endPage` closes it. `sizeHint` is the body's expected size. Each of `members` is a run of JSON members without
- * braces, written after the page fields (like `pagedJson`'s).
+ * braces, written after the page fields.
  * @example
  * const out = pageWriter(request, total, 'data', rows.length, 64 * rows.length)
  * for (const r of rows) { out.item(); out.text('{"n":'); out.number(r); out.text('}') }
@@ -140,6 +128,29 @@ export function pageWriter(
   }
   out.list(key)
   return out
+}
+
+/**
+ * A page whose items are objects given as their members' bytes (`snapshotMembers`): `{` + part + `}` each, under
+ * `key`; `members` as for `pageWriter`.
+ */
+export function listPage(
+  request: PageRequest,
+  total: number,
+  key: string,
+  parts: readonly Uint8Array[],
+  members: readonly JsonPart[] = [],
+): Buffer {
+  let sizeHint = bytesOf(parts) + 4 * parts.length
+  for (const member of members) sizeHint += member.length + 1
+  const out = pageWriter(request, total, key, parts.length, sizeHint, members)
+  for (const part of parts) {
+    out.item()
+    out.text('{')
+    out.bytes(part)
+    out.text('}')
+  }
+  return endPage(out)
 }
 
 /** Closes the list and the envelope of a `pageWriter` page: the body's bytes. */
