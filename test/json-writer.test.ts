@@ -51,6 +51,13 @@ test('text, bytes and numbers :: written in order, non-ASCII text as UTF-8, odd 
   assert.equal(JSON.parse(body), { name: 'Zoë', label: 'ünïcode 🚀', n: -1.5e-7, nan: null, big: 2 ** 60, value: { a: ['é', null] } })
 })
 
+test('numbers :: every integer and float as JSON.stringify writes it', () => {
+  const values = [0, -0, 1, 9, 10, 99, 100, 101, 2 ** 31 - 1, 2 ** 31, 2 ** 53, -1, -(2 ** 31), 0.1, 1.5, 1e21, -1e-7, 123456.789]
+  for (let n = 1; n < 2 ** 31; n = n * 3 + 7) values.push(n, n - 1, n + 0.5)
+  for (const value of values) assert.is(written((out) => out.number(value)), JSON.stringify(value), String(value))
+  for (const value of [Number.NaN, Infinity, -Infinity]) assert.is(written((out) => out.number(value)), 'null')
+})
+
 test('size hints :: a short hint grows the buffer, a long one keeps only the bytes written', () => {
   const long = 'x'.repeat(5000)
   assert.is(written((out) => out.text(`"${long}"`), 1), `"${long}"`)

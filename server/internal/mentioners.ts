@@ -194,9 +194,10 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   const first = mentions.offsets[target]
   const last = mentions.offsets[target + 1]
   const afterEnd = rowsAfter(mentions, first, last, query.endMs) - first
-  // rows are newest first: those before the first one older than the window's start are at or after it
+  // rows are newest first: those before the first one older than the window's start (`startRow`) are at or after
+  // it. (Tests of `row < startRow` are written out: a named closure costs a call to `Object.defineProperty` per
+  // request under tsx, which keeps function names.)
   const startRow = rowsAfter(mentions, first, last, startMs - 1) - first
-  const inWindow = (row: number) => row < startRow
   // The authors whose newest row is after the window's end come first in newest order; those with an older row in
   // the window are collected and marked. The next ones, up to the first whose newest row is before the window's
   // start, have their newest row in it.
@@ -205,11 +206,11 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   let early = 0
   for (; early < index.authors.length && index.newestRow[early] < afterEnd; early++) {
     const row = newestUpTo(index, early, afterEnd)
-    if (row === -1 || !inWindow(row)) continue
+    if (row === -1 || row >= startRow) continue
     marked.marks[index.authors[early]] = marked.stamp
     earlyIn.push(early)
   }
-  const late = firstOutside(index.newestRow, early, inWindow)
+  const late = firstOutside(index.newestRow, early, (row) => row < startRow)
   const order = authorOrder(snapshot, index, query.by)
   const n = index.authors.length
   const filtered = query.tagId !== null || query.categoryId !== null
@@ -221,7 +222,7 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
     for (let i = 0, matched = 0; i < n && page.length < end - start; i++) {
       const position = order.positions[query.ascending ? n - 1 - i : i]
       const row = index.newestRow[position]
-      const counts = row < afterEnd ? marked.marks[index.authors[position]] === marked.stamp : inWindow(row)
+      const counts = row < afterEnd ? marked.marks[index.authors[position]] === marked.stamp : row < startRow
       if (counts && matched++ >= start) page.push(index.authors[position])
     }
     return { total, authors: page }

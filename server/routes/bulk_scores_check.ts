@@ -6,6 +6,7 @@ import { findByPlatformId, findByUsername } from '../rules/account.ts'
 import { splitList } from '../rules/lists.ts'
 import { listPage, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { envelope, id, object, score, string } from '../schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 
 /** Entries considered per request; the cap applies before validation. */
 export const BULK_ENTRY_LIMIT = 50
@@ -46,16 +47,18 @@ export default defineOperation({
     const rows = [...matched]
     const request = readPage(query, 'bulk_scores_check')
     const { start, end } = pageRange(request, rows.length)
-    const a = snapshot.accounts
-    const row = (idx: number) => ({
-      platform_id: a.platformId[idx],
-      username: a.username[idx],
-      platform_url: `${profileBaseUrl}/${a.username[idx]}`,
-      platform_score: a.platformScore[idx],
-    })
     // an account's row only changes with the snapshot and the configured profile URL
     const kind = `bulk ${profileBaseUrl}`
-    const parts = rows.slice(start, end).map((idx) => snapshotMembers(snapshot, kind, idx, row))
+    const parts = rows.slice(start, end).map((idx) => snapshotMembers(snapshot, kind, idx, (i) => row(snapshot, profileBaseUrl, i)))
     return listPage(request, rows.length, 'data', parts)
   },
 })
+
+function row({ accounts: a }: Snapshot, profileBaseUrl: string, idx: number) {
+  return {
+    platform_id: a.platformId[idx],
+    username: a.username[idx],
+    platform_url: `${profileBaseUrl}/${a.username[idx]}`,
+    platform_score: a.platformScore[idx],
+  }
+}
