@@ -36,24 +36,46 @@ export function jsonNumber(value: number): string {
 /** Entries kept per snapshot and kind before the memo starts over: ~5 MB per kind (a few hundred bytes each). */
 const MEMO_LIMIT = 10_000
 
-const memos = new WeakMap<Snapshot, Map<string, Map<number, Buffer>>>()
-
 /**
- * The members of `describe(idx)` as JSON without the braces (`"a":1,"b":[]`), as UTF-8 bytes made once per
- * snapshot, `kind` (what `describe` renders) and index.
+ * The members of one kind (what its `describe` renders) in one snapshot, made once per index: `describe(idx)` as
+ * JSON without the braces (`"a":1,"b":[]`), as UTF-8 bytes. A page takes its memo once (`memberMemo`), then one
+ * lookup per row.
  */
-export function snapshotMembers(snapshot: Snapshot, kind: string, idx: number, describe: (idx: number) => object): Buffer {
+export class MemberMemo {
+  readonly #entries = new Map<number, Buffer>()
+
+  members(idx: number, describe: (idx: number) => object): Buffer {
+    let members = this.#entries.get(idx)
+    if (members === undefined) {
+      if (this.#entries.size >= MEMO_LIMIT) this.#entries.clear()
+      members = Buffer.from(asciiJson(describe(idx)).slice(1, -1))
+      this.#entries.set(idx, members)
+    }
+    return members
+  }
+
+  /** `members` of each index, in order. */
+  list(indexes: ArrayLike<number>, describe: (idx: number) => object): Buffer[] {
+    const parts: Buffer[] = []
+    for (let i = 0; i < indexes.length; i++) parts.push(this.members(indexes[i], describe))
+    return parts
+  }
+}
+
+const memos = new WeakMap<Snapshot, Map<string, MemberMemo>>()
+
+/** The snapshot's memo of `kind`. */
+export function memberMemo(snapshot: Snapshot, kind: string): MemberMemo {
   let byKind = memos.get(snapshot)
   if (!byKind) memos.set(snapshot, (byKind = new Map()))
   let memo = byKind.get(kind)
-  if (!memo) byKind.set(kind, (memo = new Map()))
-  let members = memo.get(idx)
-  if (members === undefined) {
-    if (memo.size >= MEMO_LIMIT) memo.clear()
-    members = Buffer.from(asciiJson(describe(idx)).slice(1, -1))
-    memo.set(idx, members)
-  }
-  return members
+  if (!memo) byKind.set(kind, (memo = new MemberMemo()))
+  return memo
+}
+
+/** The members of `describe(idx)` in the snapshot's memo of `kind` (see `MemberMemo`). */
+export function snapshotMembers(snapshot: Snapshot, kind: string, idx: number, describe: (idx: number) => object): Buffer {
+  return memberMemo(snapshot, kind).members(idx, describe)
 }
 
 /** The members of an object as JSON without its braces (`{ days: 7 }` → `"days":7`), ASCII like `asciiJson`. */

@@ -7,7 +7,7 @@
  *
  * @example handle: mentionsFeedHandler('get_smart_mentions_feed', (snapshot) => snapshot.smartMentions)
  */
-import { snapshotMembers } from './json_parts.ts'
+import { memberMemo } from './json_parts.ts'
 import { mentionRowsBy } from './mention_order.ts'
 import type { OperationContext, Parameter } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
@@ -93,7 +93,8 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
       keep && ((row) => keep(snapshot.tweets.authorIdx[mentions.tweetIdx[row]])),
     )
     // a mention's item never changes within a snapshot
-    const parts = rows.map((row) => snapshotMembers(snapshot, 'mention', mentions.tweetIdx[row], (t) => mentionItem(snapshot, t)))
+    const tweets = rows.map((row) => mentions.tweetIdx[row])
+    const parts = memberMemo(snapshot, 'mention').list(tweets, (t) => mentionItem(snapshot, t))
     return listPage(request, total, 'mentions', parts)
   }
 }

@@ -1,6 +1,6 @@
 /** GET /api/v1/bulk_scores_check — scores of up to 50 accounts, in input order. */
 import { ApiError } from '../errors.ts'
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { memberMemo } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { findByPlatformId, findByUsername } from '../rules/account.ts'
 import { splitList } from '../rules/lists.ts'
@@ -48,8 +48,7 @@ export default defineOperation({
     const request = readPage(query, 'bulk_scores_check')
     const { start, end } = pageRange(request, rows.length)
     // an account's row only changes with the snapshot and the configured profile URL
-    const kind = `bulk ${profileBaseUrl}`
-    const parts = rows.slice(start, end).map((idx) => snapshotMembers(snapshot, kind, idx, (i) => row(snapshot, profileBaseUrl, i)))
+    const parts = memberMemo(snapshot, `bulk ${profileBaseUrl}`).list(rows.slice(start, end), (idx) => row(snapshot, profileBaseUrl, idx))
     return listPage(request, rows.length, 'data', parts)
   },
 })

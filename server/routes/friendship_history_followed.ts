@@ -3,7 +3,7 @@
  * target, newest first (key `data`).
  */
 import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, memberMemo } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
@@ -47,7 +47,8 @@ export default defineOperation({
       tagIds || categoryIds
         ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
         : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
-    const parts = rows.map((r) => snapshotMembers(snapshot, 'followed-log', log.followerIdx[r], (f) => followerOf(snapshot, f)))
+    const followers = rows.map((r) => log.followerIdx[r])
+    const parts = memberMemo(snapshot, 'followed-log').list(followers, (f) => followerOf(snapshot, f))
     const out = pageWriter(request, total, 'data', rows.length, bytesOf(parts) + 64 * rows.length)
     for (let i = 0; i < rows.length; i++) {
       out.item()

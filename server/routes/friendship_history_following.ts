@@ -3,7 +3,7 @@
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
 import { friendshipParameters, readFriendshipFilters } from '../internal/friendship.ts'
-import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, memberMemo } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { resolveAccount } from '../rules/account.ts'
@@ -59,11 +59,13 @@ export default defineOperation({
           }
     const { total, rows } = pageRows(request, log.offsets[source + 1] - first, (p) => first + p, keep)
     // the followed account's parts are JSON kept per snapshot; the row's own values go between them
-    const heads = rows.map((r) => snapshotMembers(snapshot, 'following-log.head', log.followedIdx[r], (f) => followedHead(snapshot, f)))
-    const images = rows.map((r) => snapshotMembers(snapshot, 'following-log.image', log.followedIdx[r], (f) => followedImage(snapshot, f)))
-    const labels = rows.map((r) =>
-      snapshotMembers(snapshot, 'following-log.labels', log.followedIdx[r], (f) => ({ tags: plainTags(snapshot, f), categories: plainCategories(snapshot, f) })),
-    )
+    const followed = rows.map((r) => log.followedIdx[r])
+    const heads = memberMemo(snapshot, 'following-log.head').list(followed, (f) => followedHead(snapshot, f))
+    const images = memberMemo(snapshot, 'following-log.image').list(followed, (f) => followedImage(snapshot, f))
+    const labels = memberMemo(snapshot, 'following-log.labels').list(followed, (f) => ({
+      tags: plainTags(snapshot, f),
+      categories: plainCategories(snapshot, f),
+    }))
     const out = pageWriter(request, total, 'data', rows.length, bytesOf(heads) + bytesOf(images) + bytesOf(labels) + 96 * rows.length)
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]

@@ -1,5 +1,5 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
-import { bytesOf, snapshotMembers } from '../internal/json_parts.ts'
+import { bytesOf, memberMemo } from '../internal/json_parts.ts'
 import { defineOperation, type OperationContext } from '../operation.ts'
 import { plainCategories, plainTags } from '../present.ts'
 import { accountParameters, resolveAccount } from '../rules/account.ts'
@@ -69,7 +69,7 @@ export default defineOperation({
         ? inOrder.readRows(positions)
         : positions.map((position) => sf.followerIdx[position])
     const subscribedAtMs = sf.subscribedAtMs[by].readRows(positions)
-    const parts = positions.map((_, i) => snapshotMembers(snapshot, 'follower', followers[i], (f) => follower(snapshot, f)))
+    const parts = memberMemo(snapshot, 'follower').list(followers, (f) => follower(snapshot, f))
     const out = pageWriter(request, total, 'top_followers', parts.length, bytesOf(parts) + 48 * parts.length)
     for (let i = 0; i < parts.length; i++) {
       out.item()

@@ -2,7 +2,7 @@
  * GET /api/v1/get_mentioners — distinct tracked accounts that mentioned the target within a window (rolling `days`
  * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
  */
-import { snapshotMembers } from '../internal/json_parts.ts'
+import { memberMemo, snapshotMembers } from '../internal/json_parts.ts'
 import { mentionerPage } from '../internal/mentioners.ts'
 import { defineOperation } from '../operation.ts'
 import { prefixedLabels } from '../present.ts'
@@ -86,7 +86,7 @@ export default defineOperation({
       categoryId: readFilterId(query, 'category_id', 'ignore'),
       request,
     })
-    const parts = authors.map((m) => snapshotMembers(snapshot, 'mentioner', m, (idx) => mentioner(snapshot, idx)))
+    const parts = memberMemo(snapshot, 'mentioner').list(authors, (idx) => mentioner(snapshot, idx))
     // the target's profile never changes within a snapshot: its JSON is made once
     return listPage(request, total, 'mentioners', parts, [
       snapshotMembers(snapshot, 'get_mentioners.target', target, (t) => targetOf(snapshot, t)),

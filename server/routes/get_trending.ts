@@ -2,7 +2,7 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
-import { jsonMembers, snapshotMembers } from '../internal/json_parts.ts'
+import { jsonMembers, memberMemo } from '../internal/json_parts.ts'
 import { profileHead } from '../present.ts'
 import { defineOperation } from '../operation.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
@@ -77,13 +77,13 @@ export default defineOperation({
     }
     const total = kept ? kept.length : Math.min(ranked, TRENDING_CAP)
     const { start, end } = pageRange(request, total)
-    const parts = []
+    const rows = []
     for (let q = start; q < end; q++) {
       const at = ascending ? total - 1 - q : q
-      const p = kept ? kept[at] : at
-      // a list row never changes within a snapshot
-      parts.push(snapshotMembers(snapshot, `trending ${days}:${by}`, p, (row) => trendingItem(snapshot, list!, row)))
+      rows.push(kept ? kept[at] : at)
     }
+    // a list row never changes within a snapshot
+    const parts = memberMemo(snapshot, `trending ${days}:${by}`).list(rows, (row) => trendingItem(snapshot, list!, row))
     return listPage(request, total, 'data', parts, [jsonMembers({ days, by })])
   },
 })
