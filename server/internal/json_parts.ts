@@ -48,7 +48,7 @@ export class MemberMemo {
     let members = this.#entries.get(idx)
     if (members === undefined) {
       if (this.#entries.size >= MEMO_LIMIT) this.#entries.clear()
-      members = Buffer.from(asciiJson(describe(idx)).slice(1, -1))
+      members = Buffer.from(jsonMembers(describe(idx)))
       this.#entries.set(idx, members)
     }
     return members

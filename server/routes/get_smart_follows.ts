@@ -2,7 +2,7 @@
  * GET /api/v1/get_smart_follows — the ranked lists of accounts gaining smart followers (at most 1000 per window and
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
-import { bytesOf, jsonMembers, objectJson } from '../internal/json_parts.ts'
+import { bytesOf, objectJson } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../rules/pagination.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../rules/sort.ts'
@@ -74,7 +74,8 @@ export default defineOperation({
     const { start, end } = pageRange(request, total)
     const parts = []
     for (let p = start; p < end; p++) parts.push(objectJson(ordered[ascending ? total - 1 - p : p], present))
-    const out = pageWriter(request, total, 'data', parts.length, bytesOf(parts) + parts.length, [jsonMembers({ days, bucket })])
+    // (`days` and `bucket` are values of fixed lists: plain ASCII, nothing to escape)
+    const out = pageWriter(request, total, 'data', parts.length, bytesOf(parts) + parts.length, [`"days":${days},"bucket":"${bucket}"`])
     for (const part of parts) {
       out.item()
       out.bytes(part)

@@ -2,7 +2,7 @@
  * GET /api/v1/get_top_researched — the accounts most looked up through this API over the last 1, 7 or 30 days
  * (the server's lookup records, aggregated by the nightly build; at most 1000), most lookups first (key `data`).
  */
-import { jsonMembers, memberMemo } from '../internal/json_parts.ts'
+import { memberMemo } from '../internal/json_parts.ts'
 import { defineOperation } from '../operation.ts'
 import { listPage, pageParameters, pageRange, readPage } from '../rules/pagination.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../rules/windows.ts'
@@ -42,7 +42,7 @@ export default defineOperation({
     const rows = []
     for (let p = start; p < end; p++) rows.push(p)
     const parts = memberMemo(snapshot, `get_top_researched ${days}`).list(rows, (row) => researchedItem(snapshot, list!, row))
-    return listPage(request, total, 'data', parts, [jsonMembers({ days })])
+    return listPage(request, total, 'data', parts, [`"days":${days}`])
   },
 })
 

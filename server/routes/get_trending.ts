@@ -2,7 +2,7 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
-import { jsonMembers, memberMemo } from '../internal/json_parts.ts'
+import { memberMemo } from '../internal/json_parts.ts'
 import { profileHead } from '../present.ts'
 import { defineOperation } from '../operation.ts'
 import { filterParameter, readFilterId } from '../rules/filters.ts'
@@ -84,7 +84,8 @@ export default defineOperation({
     }
     // a list row never changes within a snapshot
     const parts = memberMemo(snapshot, `trending ${days}:${by}`).list(rows, (row) => trendingItem(snapshot, list!, row))
-    return listPage(request, total, 'data', parts, [jsonMembers({ days, by })])
+    // (`days` and `by` are values of fixed lists: plain ASCII, nothing to escape)
+    return listPage(request, total, 'data', parts, [`"days":${days},"by":"${by}"`])
   },
 })
 
