@@ -13,6 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../pipeline/log.ts'
+import { JsonWriter } from './internal/json_writer.ts'
 import type { Operation } from './operation.ts'
 import { resolveAccount } from './rules/account.ts'
 import type { Snapshot } from './snapshot/types.ts'
@@ -88,26 +89,42 @@ export class LookupRecorder {
   }
 
   private async append(batch: Lookups): Promise<void> {
-    const byFile = new Map<string, string[]>()
-    // lines of one batch share few seconds: format each second once
+    // each file's lines written as bytes (a JsonWriter, held until its write is done). Lines of one batch share few
+    // seconds and operations: each second (with its file) and each operation is formatted once per run of lines
+    // that share it; `at` and the decimal ids need no escaping
+    const files = new Map<string, JsonWriter>()
     let second = NaN
-    let at = ''
+    let head = EMPTY
+    let out: JsonWriter | undefined
+    let operation = ''
+    let operationBytes = EMPTY
     for (let i = 0; i < batch.count; i++) {
       if (batch.atSecond[i] !== second) {
         second = batch.atSecond[i]
-        at = new Date(second * 1000).toISOString().replace('.000Z', 'Z')
+        const at = new Date(second * 1000).toISOString().replace('.000Z', 'Z')
+        head = Buffer.from(`{"at":"${at}","operation":`)
+        const file = `${at.slice(0, 10)}.ndjson`
+        out = files.get(file)
+        if (!out) files.set(file, (out = new JsonWriter(LINE_BYTES * (batch.count - i))))
       }
-      const file = `${at.slice(0, 10)}.ndjson`
-      let lines = byFile.get(file)
-      if (!lines) byFile.set(file, (lines = []))
-      // (`at` and the decimal id need no escaping)
-      lines.push(`{"at":"${at}","operation":${JSON.stringify(batch.operation[i])},"platform_id":"${batch.platformId[i]}"}`)
+      if (batch.operation[i] !== operation) {
+        operation = batch.operation[i]
+        operationBytes = Buffer.from(`${JSON.stringify(operation)},"platform_id":"`)
+      }
+      out!.bytes(head)
+      out!.bytes(operationBytes)
+      out!.text(batch.platformId[i])
+      out!.text('"}\n')
     }
     try {
       await fs.promises.mkdir(this.dir, { recursive: true })
-      for (const [file, lines] of byFile) await fs.promises.appendFile(path.join(this.dir, file), `${lines.join('\n')}\n`)
+      for (const [file, lines] of files) await fs.promises.appendFile(path.join(this.dir, file), lines.toBuffer())
     } catch (error) {
       log.warn('lookups.write_failed', { dir: this.dir, lines: batch.count, error: String(error) })
     }
   }
 }
+
+const EMPTY = Buffer.alloc(0)
+/** A line's usual size: 61 bytes of fixed text, an operation name and an id (the writer grows past it). */
+const LINE_BYTES = 100
