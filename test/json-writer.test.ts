@@ -29,6 +29,7 @@ test('dates :: every day and time format is the text of rules/dates.ts, across y
     assert.is(written((out) => out.isoUtcMillis(ms)), isoUtcMillis(ms), `ms ${ms}`)
     assert.is(written((out) => out.isoUtcOffset(ms)), isoUtcOffset(ms), `ms ${ms}`)
   }
+  assert.is(written((out) => out.day(19_000.5)), formatDay(19_000.5), 'a fraction of a day')
   // instants outside 0000-03-01…9999-12-31 are written too (as the text functions write them)
   assert.is(written((out) => out.isoUtcMillis(-719_528 * DAY_MS - 1)), isoUtcMillis(-719_528 * DAY_MS - 1))
 })

@@ -115,9 +115,9 @@ export class JsonWriter {
     return keepTransient(this.#out, this.#at)
   }
 
-  /** `YYYY-MM-DD` of a day from 0000-03-01 to 9999-12-31 (false for any other: the caller formats it as text). */
+  /** `YYYY-MM-DD` of a whole day from 0000-03-01 to 9999-12-31 (false for any other: the caller formats it as text). */
   #date(day: number): boolean {
-    if (!(day >= FIRST_DAY && day <= LAST_DAY)) return false
+    if (!(day >= FIRST_DAY && day <= LAST_DAY) || !Number.isInteger(day)) return false
     // the civil date of a day number (Howard Hinnant's `civil_from_days`): every value here is a non-negative
     // integer below 2^31, so `| 0` floors and no floating-point division or remainder is left
     const z = (day + 719_468) | 0
