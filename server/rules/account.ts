@@ -45,7 +45,7 @@ export function findByPlatformId(snapshot: Snapshot, raw: string): number | unde
 /**
  * The latest successful resolution. The lookup recorder resolves the account of a request again (in `fallback`
  * mode) right after its handler did (server/lookups.ts), on the same query object: it gets this one (at 1M accounts
- * the handle lookup is a cache miss in a Map of 2M entries). A `precedence` success is also the `fallback` answer.
+ * the handle lookup is a cache miss in a table of 2.3M handles). A `precedence` success is also the `fallback` answer.
  */
 let latest: { snapshotId: string; query: URLSearchParams | null; mode: IdentificationMode; idx: number } = {
   snapshotId: '',
