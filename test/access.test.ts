@@ -22,6 +22,9 @@ import {
   storageConfigFromEnv,
 } from '../server/access/index.ts'
 import type { AccessServices, Admission, Credentials, StorageConfig } from '../server/access/index.ts'
+import type { CounterMemo } from '../server/access/backends/interface.ts'
+import { openEmbeddedBackend } from '../server/access/backends/embedded.ts'
+import { openRedisBackend } from '../server/access/backends/redis.ts'
 import { startRedis, type RedisServer } from './_redis.ts'
 
 type Method = 'header' | 'bearer' | 'query'
@@ -237,6 +240,29 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.is((await ctx.services.admin.usage(userId)).quota.used, 4, 'the refused call did not count')
     await sleep(1100)
     assert.is((await admit('api-get-alpha')).rate.remaining, 2, 'a new window')
+  })
+
+  test('counters :: callers that keep a memo count exactly, together and across the end of a window', async (ctx) => {
+    const config = ctx.store.config()
+    const backend = config.redisUrl ? await openRedisBackend(config.redisUrl) : await openEmbeddedBackend(tempDir('memo'), 2 ** 20)
+    try {
+      const [a, b]: CounterMemo[] = [{}, {}]
+      const count = async (memo: CounterMemo | undefined, rateTotal = 100) => {
+        const counted = await backend.counters.count({ userId: 900_001, bucket: 'api-get-alpha', quotaTotal: 100, rateTotal, rateWindowMs: 400, memo })
+        return [counted.outcome, counted.quotaUsed, counted.rateUsed]
+      }
+      assert.equal(await count(a), ['admitted', 1, 1])
+      assert.equal(await count(b), ['admitted', 2, 2])
+      assert.equal(await count(undefined), ['admitted', 3, 3])
+      assert.equal(await count(a), ['admitted', 4, 4])
+      assert.equal(await count(b, 4), ['rate_limited', 4, 4], 'a refused call counts in neither window')
+      await sleep(450)
+      assert.equal(await count(b), ['admitted', 5, 1], 'b opens the next rate window')
+      assert.equal(await count(a), ['admitted', 6, 2], 'a counts in the window b opened, not in the one it kept')
+      assert.equal(await count(undefined), ['admitted', 7, 3])
+    } finally {
+      await backend.close()
+    }
   })
 
   test('rate :: an unknown unit counts per minute', async (ctx) => {

@@ -1,11 +1,11 @@
 import { ApiError } from '../errors.ts'
 import { andThen, type MaybePromise } from '../internal/maybe_promise.ts'
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
-import type { CountResult, Counters } from './backends/interface.ts'
+import type { CountRequest, CountResult, Counters } from './backends/interface.ts'
 import { readApiKey } from './credentials.ts'
 import { PERIOD_MS, parseRate, type Rate } from './plans.ts'
 import { rateLimitHeaders, rateLimitPolicy } from './rate-limit-headers.ts'
-import type { AccountRecord, AccountRecords } from './records.ts'
+import type { AccountEntry, AccountRecords } from './records.ts'
 import type { AccessControl, Admission, Credentials } from './types.ts'
 
 /** The messages of the key errors; they never repeat the key. */
@@ -20,29 +20,95 @@ const KEY_ERROR_MESSAGES = {
  * Admission of every request: authenticate the key, then count the call against the account's monthly quota and
  * its rate in the request's bucket in one atomic step. A refused call (any error here) counts against nothing.
  * Synchronous when the account record and the counters are in this process (the embedded store).
+ *
+ * A key that was admitted is remembered with what admitted it (a `Grant`) for as long as its account's record is
+ * the current one: the next requests with it neither hash it nor look up its account, and count through the
+ * memo of the grant's bucket. A changed record (a revoked key, deactivated access, a new plan; or the record read
+ * again each second) retires the grant, and the next request with the key is checked in full.
  */
 export function createAccessControl(records: AccountRecords, counters: Counters): AccessControl {
+  const grants = new Grants()
+
+  function admitWith(grant: Grant, bucket: string): MaybePromise<Admission> {
+    const terms = grant.inBucket(bucket)
+    const counted = counters.count(terms.request)
+    return counted instanceof Promise ? counted.then((result) => decide(grant, terms, result)) : decide(grant, terms, counted)
+  }
+
   return {
     admit(credentials: Credentials, bucket: string): MaybePromise<Admission> {
-      return andThen(authenticate(records, credentials), (account) => {
-        const terms = planTerms(account)
-        const counting = counters.count({
-          userId: account.userId,
-          bucket,
-          quotaTotal: account.plan.monthlyQuota,
-          rateTotal: terms.rate.total,
-          rateWindowMs: terms.rateWindowMs,
-        })
-        return andThen(counting, (counted) => decide(account, terms, bucket, counted))
-      })
+      const credential = readApiKey(credentials)
+      if (!credential) throw new ApiError('api_key_missing', KEY_ERROR_MESSAGES.api_key_missing)
+      const { key } = credential
+      const known = grants.get(key)
+      if (known !== undefined && known.entry.until > Date.now()) return admitWith(known, bucket)
+      const hash = known?.hash ?? hashOfKey(key)
+      return andThen(authenticate(records, hash), (entry) => admitWith(grants.keep(key, new Grant(hash, entry)), bucket))
     },
   }
 }
 
+/** What admitted a key: its hash, its account's entry, the plan's parsed rate, and its terms in each bucket. */
+class Grant {
+  readonly rate: Rate
+  private readonly buckets = new Map<string, BucketTerms>()
+
+  constructor(
+    readonly hash: string,
+    readonly entry: AccountEntry,
+  ) {
+    this.rate = parseRate(entry.record.plan.rate)
+  }
+
+  inBucket(bucket: string): BucketTerms {
+    let terms = this.buckets.get(bucket)
+    if (terms === undefined) {
+      const { userId, plan } = this.entry.record
+      const rateWindowMs = PERIOD_MS[this.rate.period]
+      terms = {
+        bucket,
+        // the same request each time, with the memo the counters keep for this account and bucket
+        request: { userId, bucket, quotaTotal: plan.monthlyQuota, rateTotal: this.rate.total, rateWindowMs, memo: {} },
+        policy: rateLimitPolicy(bucket, plan.monthlyQuota, this.rate),
+      }
+      this.buckets.set(bucket, terms)
+    }
+    return terms
+  }
+}
+
+/** A grant's terms in one bucket: its count request and its `RateLimit-Policy` value. */
+interface BucketTerms {
+  bucket: string
+  request: CountRequest
+  policy: string
+}
+
+/**
+ * The grants of recently admitted keys, by key, in this process only. Bounded: it starts over past `RECENT_KEYS`
+ * keys. A retired grant keeps its key's hash (SHA-256 costs ~0.7 µs), so checking the key again does not hash it.
+ */
+const RECENT_KEYS = 4096
+
+class Grants {
+  private readonly byKey = new Map<string, Grant>()
+
+  get(key: string): Grant | undefined {
+    return this.byKey.get(key)
+  }
+
+  keep(key: string, grant: Grant): Grant {
+    if (this.byKey.size >= RECENT_KEYS && !this.byKey.has(key)) this.byKey.clear()
+    this.byKey.set(key, grant)
+    return grant
+  }
+}
+
 /** The admission of a counted call, or the quota/rate error of a refused one. */
-function decide(account: AccountRecord, terms: PlanTerms, bucket: string, counted: CountResult): Admission {
-  const { plan } = account
-  const { rate } = terms
+function decide(grant: Grant, terms: BucketTerms, counted: CountResult): Admission {
+  const { plan, userId } = grant.entry.record
+  const { rate } = grant
+  const { bucket } = terms
   const quota = {
     total: plan.monthlyQuota,
     used: counted.quotaUsed,
@@ -56,7 +122,7 @@ function decide(account: AccountRecord, terms: PlanTerms, bucket: string, counte
     resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
   }
   const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
-  const headers = rateLimitHeaders(terms.policies(bucket), bucket, quota, rateNow, quotaResetSeconds)
+  const headers = rateLimitHeaders(terms.policy, bucket, quota, rateNow, quotaResetSeconds)
   if (counted.outcome === 'quota_exceeded') {
     throw new ApiError(
       'quota_exceeded',
@@ -72,7 +138,7 @@ function decide(account: AccountRecord, terms: PlanTerms, bucket: string, counte
       { ...headers, 'Retry-After': retryAfter },
     )
   }
-  return { userId: account.userId, quota, rate: rateNow, headers }
+  return { userId, quota, rate: rateNow, headers }
 }
 
 /** Whole seconds from `now` until `resetAt`, at least 1. */
@@ -80,64 +146,16 @@ function secondsUntil(resetAt: number, now: number): number {
   return Math.max(1, Math.ceil((resetAt - now) / 1000))
 }
 
-/** An account record's plan read once: its parsed rate and the `RateLimit-Policy` value per bucket. */
-interface PlanTerms {
-  rate: Rate
-  rateWindowMs: number
-  policies(bucket: string): string
-}
-
-/**
- * The terms of the record's plan, computed once per record object (records are re-read at most once a second, and
- * a changed plan comes with a new record), so a request neither parses the rate nor formats the policy header.
- */
-const termsOfRecord = new WeakMap<AccountRecord, PlanTerms>()
-function planTerms(account: AccountRecord): PlanTerms {
-  let terms = termsOfRecord.get(account)
-  if (!terms) {
-    const rate = parseRate(account.plan.rate)
-    const byBucket = new Map<string, string>()
-    terms = {
-      rate,
-      rateWindowMs: PERIOD_MS[rate.period],
-      policies(bucket) {
-        let policy = byBucket.get(bucket)
-        if (policy === undefined) byBucket.set(bucket, (policy = rateLimitPolicy(bucket, account.plan.monthlyQuota, rate)))
-        return policy
-      },
-    }
-    termsOfRecord.set(account, terms)
-  }
-  return terms
-}
-
-function authenticate(records: AccountRecords, credentials: Credentials): MaybePromise<AccountRecord> {
-  const credential = readApiKey(credentials)
-  if (!credential) throw new ApiError('api_key_missing', KEY_ERROR_MESSAGES.api_key_missing)
-  const known = recentHashes.get(credential.key)
-  const hash = known ?? hashOfKey(credential.key)
-  const account = andThen(records.userIdOfKey(hash), (userId) => (userId === null ? null : records.account(userId)))
-  return andThen(account, (account) => {
-    const key = account?.keys.find((candidate) => candidate.hash === hash)
-    if (!account || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
+/** The current entry of the account that holds the key with this hash, if the key is live and its access is on. */
+function authenticate(records: AccountRecords, hash: string): MaybePromise<AccountEntry> {
+  const entry = andThen(records.userIdOfKey(hash), (userId) => (userId === null ? null : records.account(userId)))
+  return andThen(entry, (entry) => {
+    const key = entry?.record.keys.find((candidate) => candidate.hash === hash)
+    if (!entry || !key) throw new ApiError('api_key_invalid', KEY_ERROR_MESSAGES.api_key_invalid)
     if (key.revokedAt) throw new ApiError('api_key_revoked', KEY_ERROR_MESSAGES.api_key_revoked)
-    if (!account.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
-    if (known === undefined) rememberHash(credential.key, hash)
-    return account
+    if (!entry.record.apiAccess) throw new ApiError('api_access_deactivated', KEY_ERROR_MESSAGES.api_access_deactivated)
+    return entry
   })
-}
-
-/**
- * The hashes of the keys that named an account recently, in this process only (a key is sent on every request of
- * its client: SHA-256 cost ~0.7 µs a request). Bounded: it starts over past `RECENT_KEYS` keys. Whether a key is
- * revoked or its account deactivated is checked on the account record every time, never remembered here.
- */
-const RECENT_KEYS = 4096
-const recentHashes = new Map<string, string>()
-
-function rememberHash(key: string, hash: string): void {
-  if (recentHashes.size >= RECENT_KEYS && !recentHashes.has(key)) recentHashes.clear()
-  recentHashes.set(key, hash)
 }
 
 /** The hash of a key not remembered; a string that cannot be a key is refused before any hashing. */

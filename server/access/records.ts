@@ -20,6 +20,16 @@ export interface AccountRecord {
 }
 
 /**
+ * An account record as this process holds it, trusted until `until` (epoch ms). An entry is never changed but
+ * retired (`until` = 0) when this process saves or re-reads its account, so whoever keeps an entry knows, by
+ * checking `until`, that its record is still the current one.
+ */
+export interface AccountEntry {
+  readonly record: AccountRecord
+  until: number
+}
+
+/**
  * How long this process trusts an account record it has read. Changes made in this process apply at once; changes
  * made by another process (the operator CLI, another instance) apply within this time.
  */
@@ -37,9 +47,9 @@ const keyItem = (hash: string) => `access:keys:${hash}`
 export class AccountRecords {
   /** A key's account never changes (revocation lives on the account), so found entries are kept for good. */
   private readonly accountOfKey = new Map<string, number>()
-  private readonly accounts = new Map<number, { record: AccountRecord; until: number }>()
+  private readonly accounts = new Map<number, AccountEntry>()
   private readonly readingKeys = new Map<string, Promise<number | null>>()
-  private readonly readingAccounts = new Map<number, Promise<AccountRecord | null>>()
+  private readonly readingAccounts = new Map<number, Promise<AccountEntry | null>>()
 
   constructor(private readonly storage: Storage) {}
 
@@ -47,20 +57,21 @@ export class AccountRecords {
     return this.accountOfKey.get(hash) ?? this.readUserIdOfKey(hash)
   }
 
-  account(userId: number): MaybePromise<AccountRecord | null> {
-    const cached = this.accounts.get(userId)
-    return cached && cached.until > Date.now() ? cached.record : this.readAccount(userId)
+  /** The account's current entry: the one held while it is trusted, else read again. */
+  account(userId: number): MaybePromise<AccountEntry | null> {
+    const held = this.accounts.get(userId)
+    return held && held.until > Date.now() ? held : this.readAccount(userId)
   }
 
   /** Fresh from storage, for changes: the operator must never edit a stale copy. */
   async accountForUpdate(userId: number): Promise<AccountRecord | null> {
-    this.accounts.delete(userId)
-    return this.account(userId)
+    this.retire(userId)
+    return (await this.account(userId))?.record ?? null
   }
 
   async save(record: AccountRecord): Promise<void> {
     await this.storage.setItem(accountItem(record.userId), record)
-    this.accounts.set(record.userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
+    this.hold(record)
   }
 
   async indexKey(hash: string, userId: number): Promise<void> {
@@ -77,12 +88,29 @@ export class AccountRecords {
     })
   }
 
-  private readAccount(userId: number): Promise<AccountRecord | null> {
+  private readAccount(userId: number): Promise<AccountEntry | null> {
     return singleFlight(this.readingAccounts, userId, async () => {
       const record = checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
-      if (record) this.accounts.set(userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
-      return record
+      if (!record) {
+        this.retire(userId)
+        return null
+      }
+      return this.hold(record)
     })
+  }
+
+  /** Hold `record` as its account's current entry, retiring the one it replaces. */
+  private hold(record: AccountRecord): AccountEntry {
+    this.retire(record.userId)
+    const entry = { record, until: Date.now() + ACCOUNT_CACHE_MS }
+    this.accounts.set(record.userId, entry)
+    return entry
+  }
+
+  private retire(userId: number): void {
+    const held = this.accounts.get(userId)
+    if (held) held.until = 0
+    this.accounts.delete(userId)
   }
 
   async userIds(): Promise<number[]> {

@@ -9,6 +9,24 @@ export interface CountRequest {
   quotaTotal: number
   rateTotal: number
   rateWindowMs: number
+  /**
+   * Kept by the caller for this account, bucket and plan, and passed with each of its counts: a backend may leave
+   * here what it found (the embedded one: the two windows), so that the next count finds them without looking them
+   * up. Redis keeps nothing in it.
+   */
+  memo?: CounterMemo
+}
+
+/** A fixed window of a counter: the calls counted in it, and when it ends (epoch ms). */
+export interface CounterWindow {
+  count: number
+  expiresAt: number
+}
+
+/** See `CountRequest.memo`. */
+export interface CounterMemo {
+  quota?: CounterWindow
+  rate?: CounterWindow
 }
 
 /**
