@@ -63,10 +63,12 @@ export class AccountRecords {
     return held && held.until > Date.now() ? held : this.readAccount(userId)
   }
 
-  /** Fresh from storage, for changes: the operator must never edit a stale copy. */
+  /**
+   * Fresh from storage, for changes: the operator must never edit a stale copy, nor the record of a held entry
+   * (entries never change; `save` holds the changed record as a new one).
+   */
   async accountForUpdate(userId: number): Promise<AccountRecord | null> {
-    this.retire(userId)
-    return (await this.account(userId))?.record ?? null
+    return checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
   }
 
   async save(record: AccountRecord): Promise<void> {
