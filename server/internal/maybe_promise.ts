@@ -6,7 +6,7 @@ export type MaybePromise<T> = T | Promise<T>
 
 /**
  * `then(value)` at once when `value` is at hand, after it settles when it is a promise.
- * @example andThen(records.account(userId), (account) => account?.apiAccess ?? false)
+ * @example andThen(records.account(userId), (entry) => entry?.record.apiAccess ?? false)
  */
 export function andThen<T, U>(value: MaybePromise<T>, then: (value: T) => MaybePromise<U>): MaybePromise<U> {
   return value instanceof Promise ? value.then(then) : then(value)
