@@ -7,11 +7,16 @@
  * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
  * overhead, the server's ready time (and the end of its warm-up, after which each load starts) and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
  * folder (from --raw, or from freshly generated raw data) and reused the same day.
+ * A fourth server, the replay, gives each operation its `ceiling`: an h3 server that does no work and answers the
+ * same requests with our responses (recorded from our server before the operation's load: the same bodies and
+ * header lines, in turn). Its ratio to hello-world is what any server sending these bytes reaches with this load
+ * generator on this machine: autocannon, which shares the 2 cores, reads every body into a string, so large pages
+ * cost it more than us.
  * `--profile DIR` writes a V8 CPU profile of each of our two servers (`node --cpu-prof`, open in Chrome DevTools or
  * read its self times) covering the whole run, one operation after another; the main thread's file ends in
  * `.0.001.cpuprofile` (the others are the snapshot loader's worker threads).
- * Each operation is measured in rounds: hello-world, then our server without access, then with access, one after
- * another, so a slower stretch of the shared machine weighs on every side; its ratios are to the hello-world runs of
+ * Each operation is measured in rounds: hello-world, the replay, then our server without access, then with access,
+ * one after another, so a slower stretch of the shared machine weighs on every side; its ratios are to the hello-world runs of
  * its own rounds. `--repeat N` makes N rounds per operation and reports the run with the median req/s of each
  * server: single runs on a shared machine vary by ±10–15%.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
@@ -26,6 +31,7 @@ import { fileURLToPath } from 'node:url'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { H3, toNodeHandler } from 'h3'
 import { listen } from 'listhen'
+import { FastResponse } from 'srvx'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../pipeline/log.ts'
 import { createServices } from '../server/access/index.ts'
@@ -47,6 +53,10 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 /** USER_HZ of /proc/<pid>/stat times (100 on Linux). */
 const CLOCK_TICKS = 100
+/** How many of an operation's requests the replay answers with, in turn. */
+const RECORDED = 64
+/** What Node's server writes by itself (the replay's writes them too). */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
 
 const { values } = parseArgs({
   options: {
@@ -107,8 +117,10 @@ async function main(): Promise<void> {
   for (const op of benched) if (!PARAMS[op.name]) throw new Error(`bench-api has no parameters for ${op.name}`)
 
   const hello = await spawnServer('hello', snapshotsDir)
+  const replay = await spawnServer('replay', snapshotsDir)
   const bare = await spawnServer('bare', snapshotsDir)
   const full = await spawnServer('full', snapshotsDir)
+  const recordings = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-replay-'))
   try {
     const rows = []
     const hellos: Measured[] = []
@@ -118,23 +130,29 @@ async function main(): Promise<void> {
         return `/api/v1/${op.name}?${params}`
       }
       await assertSuccess(full.url, paths(0), full.key)
-      // the three servers in turn, so a slower stretch of the shared machine weighs on every side of the comparison
+      // the replay answers with the responses of the server compared first (`limits` needs a key: with access)
+      const [replayed, replayHeaders] = op.name === 'limits' ? [full, { 'x-api-key': full.key }] : [bare, {}]
+      await replayResponses(replay, path.join(recordings, `${op.name.replace('/', '_')}.json`), await record(replayed, paths, replayHeaders))
+      // the servers in turn, so a slower stretch of the shared machine weighs on every side of the comparison
       const runs = await repeated(async () => ({
         hello: await load(hello, () => '/', {}),
+        ceiling: await load(replay, paths, replayHeaders),
         withoutAccess: op.name === 'limits' ? null : await load(bare, paths, {}),
         withAccess: await load(full, paths, { 'x-api-key': full.key }),
       }))
       hellos.push(...runs.map((run) => run.hello))
       const withoutAccess = op.name === 'limits' ? null : median(runs.map((run) => run.withoutAccess!))
       const withAccess = median(runs.map((run) => run.withAccess))
-      rows.push({ op: op.name, hello: median(runs.map((run) => run.hello)), withoutAccess, withAccess })
+      const ceiling = median(runs.map((run) => run.ceiling))
+      rows.push({ op: op.name, hello: median(runs.map((run) => run.hello)), ceiling, withoutAccess, withAccess })
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }
     const health = (await (await fetch(`${full.url}healthz`)).json()) as Memory
     report(scale, median(hellos), rows, full, health)
   } finally {
     // SIGINT lets a profiled server exit normally, which writes its profile
-    await Promise.all([hello, bare, full].map(stop))
+    await Promise.all([hello, replay, bare, full].map(stop))
+    fs.rmSync(recordings, { recursive: true, force: true })
   }
 }
 
@@ -147,7 +165,13 @@ type Measured = AutocannonResult & { cpuUs: number }
  */
 type Memory = { rss_bytes: number; heap_used_bytes: number; array_buffers_bytes: number }
 
-function report(scale: string, baseline: Measured, rows: { op: string; hello: Measured; withoutAccess: Measured | null; withAccess: Measured }[], server: Pick<Spawned, 'readyMs' | 'warmedMs'>, memory: Memory): void {
+function report(
+  scale: string,
+  baseline: Measured,
+  rows: { op: string; hello: Measured; ceiling: Measured; withoutAccess: Measured | null; withAccess: Measured }[],
+  server: Pick<Spawned, 'readyMs' | 'warmedMs'>,
+  memory: Memory,
+): void {
   const cell = (r: Measured, hello: Measured) =>
     [Math.round(r.requests.average), r.latency.p50, r.latency.p99, (r.requests.average / hello.requests.average).toFixed(2), Math.round(r.cpuUs), (hello.cpuUs / r.cpuUs).toFixed(2)]
       .map((v, i) => String(v).padStart([7, 4, 4, 5, 5, 8][i]))
@@ -157,14 +181,16 @@ function report(scale: string, baseline: Measured, rows: { op: string; hello: Me
     `bench:api scale=${scale} connections=${values.connections} duration=${values.duration}s repeat=${values.repeat} (median run by req/s; latencies in ms)`,
     `hello-world h3: ${Math.round(baseline.requests.average)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${Math.round(baseline.cpuUs)} µs CPU/request (median of all its runs; each operation's ratios are to the hello-world runs of its own rounds)`,
     '',
-    `${''.padEnd(31)} ${'without access'.padEnd(38)} | with access (auth + limits + cache)`,
-    `${'operation'.padEnd(31)} ${header} | ${header} overhead target`,
+    'ceiling: the ratio of a server that only replays our responses (the same bytes, no work): the most any server reaches here',
+    '',
+    `${''.padEnd(39)} ${'without access'.padEnd(38)} | with access (auth + limits + cache)`,
+    `${'operation'.padEnd(31)} ${'ceiling'.padStart(7)} ${header} | ${header} overhead target`,
   ]
-  for (const { op, hello, withoutAccess, withAccess } of rows) {
+  for (const { op, hello, ceiling, withoutAccess, withAccess } of rows) {
     const overhead = withoutAccess ? `${Math.round((1 - withAccess.requests.average / withoutAccess.requests.average) * 100)}%` : '-'
     const ok = withAccess.requests.average / hello.requests.average >= 0.5 && withAccess.latency.p99 <= 10 && withAccess.non2xx === 0 && withAccess.errors === 0
     lines.push(
-      `${op.padEnd(31)} ${withoutAccess ? cell(withoutAccess, hello) : '(needs a key)'.padEnd(38)} | ${cell(withAccess, hello)} ${overhead.padStart(8)} ${ok ? 'met' : 'missed'}`,
+      `${op.padEnd(31)} ${(ceiling.requests.average / hello.requests.average).toFixed(2).padStart(7)} ${withoutAccess ? cell(withoutAccess, hello) : '(needs a key)'.padEnd(38)} | ${cell(withAccess, hello)} ${overhead.padStart(8)} ${ok ? 'met' : 'missed'}`,
     )
   }
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
@@ -208,6 +234,33 @@ async function load(server: Spawned, pathAt: (i: number) => string, headers: Rec
 function cpuMicros(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS
+}
+
+/** Our responses to the first `RECORDED` requests of a load (bodies and header lines; Node adds its own four). */
+async function record(server: Spawned, pathAt: (i: number) => string, headers: Record<string, string>): Promise<Recorded[]> {
+  const recorded: Recorded[] = []
+  for (let i = 1; i <= RECORDED; i++) {
+    const response = await fetch(`${server.url}${pathAt(i).slice(1)}`, { headers })
+    const kept: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      if (!NODE_HEADERS.has(name)) kept[name] = value
+    })
+    recorded.push({ headers: kept, body: Buffer.from(await response.arrayBuffer()).toString('base64') })
+  }
+  return recorded
+}
+
+interface Recorded {
+  headers: Record<string, string>
+  /** base64 */
+  body: string
+}
+
+/** The replay answers with `recorded` from now on (handed over in a file). */
+async function replayResponses(replay: Spawned, file: string, recorded: Recorded[]): Promise<void> {
+  fs.writeFileSync(file, JSON.stringify(recorded))
+  const response = await fetch(`${replay.url}__replay?${new URLSearchParams({ file })}`)
+  if (!response.ok) throw new Error(`the replay server refused ${file}: ${response.status}`)
 }
 
 async function assertSuccess(url: string, pathname: string, key: string): Promise<void> {
@@ -263,9 +316,9 @@ interface Spawned {
 }
 
 /** Start one server in its own process; it prints one JSON line `{url, key, readyMs, warmedMs}` once warm. */
-function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
+function spawnServer(kind: 'hello' | 'replay' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
   const script = fileURLToPath(import.meta.url)
-  const profile = values.profile && kind !== 'hello' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
+  const profile = values.profile && (kind === 'bare' || kind === 'full') ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
@@ -290,11 +343,31 @@ function stop(server: Spawned): Promise<void> {
   return exited
 }
 
+/**
+ * The replay server: `/__replay?file=` loads recorded responses; every other request gets the next of them as it
+ * was (status 200, its header lines and body bytes), whatever it asks.
+ */
+function replayApp(): H3 {
+  let responses: { headers: Record<string, string>; body: Buffer }[] = []
+  let next = 0
+  return new H3()
+    .get('/__replay', (event) => {
+      const recorded = JSON.parse(fs.readFileSync(event.url.searchParams.get('file')!, 'utf8')) as Recorded[]
+      responses = recorded.map(({ headers, body }) => ({ headers, body: Buffer.from(body, 'base64') }))
+      next = 0
+      return { responses: responses.length }
+    })
+    .all('/**', () => {
+      const { headers, body } = responses[next++ % responses.length]
+      return new FastResponse(body, { status: 200, statusText: 'OK', headers })
+    })
+}
+
 async function runChild(kind: string): Promise<void> {
   const started = Date.now()
   process.once('SIGINT', () => process.exit(0))
-  if (kind === 'hello') {
-    const app = new H3().get('/', () => ({ hello: 'world' }))
+  if (kind === 'hello' || kind === 'replay') {
+    const app = kind === 'hello' ? new H3().get('/', () => ({ hello: 'world' })) : replayApp()
     const listener = await listen(toNodeHandler(app), { port: 0, hostname: '127.0.0.1', showURL: false })
     const readyMs = Date.now() - started
     process.stdout.write(JSON.stringify({ url: listener.url, key: '', readyMs, warmedMs: readyMs }) + '\n')
