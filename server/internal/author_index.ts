@@ -30,7 +30,7 @@ export interface AuthorIndex {
  * The usual `fromRows`: targets with fewer rows are scanned. A page or window count from an index costs ~1 µs
  * whatever the target's size, a scan ~30 ns per row (measured for get_mentioners at the demo scale: 4.5 µs against
  * 0.9 µs for its 500 busiest targets, median 69 rows). At the large scale the indexes of every target above it fit
- * the budgets of both users (get_mentioners: 6,456 targets, 73 MiB with their `score` order).
+ * the budgets of both users (get_mentioners: 6,456 targets, 99 MiB with their `score` order).
  */
 export const INDEX_FROM_ROWS = 64
 

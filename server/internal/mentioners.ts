@@ -16,10 +16,10 @@
  *   the window's authors are collected as their places in the `by` order, which sort as plain numbers. The index
  *   answers when the window has at least as many rows as there are after it (rolling `days` windows, ranges up to
  *   today); ranges further in the past scan.
- * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 8 per author for each
- * `by` order asked for (≤ 28 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
+ * Memory per indexed target: 4 bytes per mention row + 8 per distinct tracked author, plus 12 per author for each
+ * `by` order asked for (≤ 36 bytes per mention row of the indexed targets), and one scratch array of 4 bytes per
  * account for the builds, freed with the snapshot. No index is started once a snapshot's indexes hold
- * `MAX_INDEX_BYTES` (96 MiB: at the large scale, every target with ≥ 64 rows with its `score` order): later targets
+ * `MAX_INDEX_BYTES` (112 MiB: at the large scale, every target with ≥ 64 rows with its `score` order): later targets
  * are scanned.
  *
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
@@ -71,7 +71,7 @@ export function mentionerPage(snapshot: Snapshot, target: number, query: Mention
  * Memory of the kept indexes per snapshot: no index is started past it (targets without one are scanned), so they
  * stay within about this much plus the `by` orders of the targets already indexed.
  */
-const MAX_INDEX_BYTES = 96 * 2 ** 20
+const MAX_INDEX_BYTES = 112 * 2 ** 20
 
 const indexes = keptAuthorIndexes({
   table: (snapshot) => snapshot.mentions,
@@ -87,7 +87,7 @@ export const usesIndex = indexes.usesIndex
  * The warm-up's part: indexes with the default `score` order (the `followers` one is built on first use), within
  * the budget, for the targets most likely asked about: the most looked-up accounts of the last 30 days
  * (`top_researched`, yesterday's demand) first, then by smart followers: when the budget cannot hold them all, it
- * holds those (at the large scale, all 6456 candidates fit, with their `score` order: 73 MiB, built in 2.5 s).
+ * holds those (at the large scale, all 6456 candidates fit, with their `score` order: 99 MiB).
  */
 export const mentionersWarmer = {
   name: 'mentioner_indexes',
@@ -158,11 +158,15 @@ function descendingBy({ accounts: a }: Snapshot, by: MentionersBy): (x: number, 
   return (x, y) => value[y] - value[x] || x - y
 }
 
-/** One `by` order (descending) of an index's authors, in positions of the newest-first order and back. */
+/**
+ * One `by` order (descending) of an index's authors: what a page walks in that order, side by side, and each
+ * author's place in it. A page reads consecutive memory, not the author's and its newest row's slots of the
+ * newest-first order (two cache misses per author walked, at the large scale).
+ */
 interface AuthorOrder {
-  /** `positions[place]` = newest-order position of the author at that place of the `by` order. */
-  positions: Int32Array
-  /** `places[position]` = the inverse. */
+  /** Per place of the `by` order: the author's newest row (`2 × place`) and the author (`2 × place + 1`). */
+  byPlace: Int32Array
+  /** `places[position]` = the place of the author at that newest-order position. */
   places: Int32Array
 }
 
@@ -177,12 +181,17 @@ function authorOrder(snapshot: Snapshot, index: AuthorIndex, by: MentionersBy): 
   const sorted = index.authors.slice().sort(descendingBy(snapshot, by))
   const positionOf = authorScratch(snapshot)
   for (let position = 0; position < index.authors.length; position++) positionOf[index.authors[position]] = position
-  const positions = sorted.map((author) => positionOf[author])
-  const places = new Int32Array(positions.length)
-  for (let place = 0; place < positions.length; place++) places[positions[place]] = place
-  order = { positions, places }
+  const byPlace = new Int32Array(2 * sorted.length)
+  const places = new Int32Array(sorted.length)
+  for (let place = 0; place < sorted.length; place++) {
+    const position = positionOf[sorted[place]]
+    byPlace[2 * place] = index.newestRow[position]
+    byPlace[2 * place + 1] = sorted[place]
+    places[position] = place
+  }
+  order = { byPlace, places }
   orders.set(by, order)
-  indexes.grow(snapshot.mentions, positions.byteLength + places.byteLength)
+  indexes.grow(snapshot.mentions, byPlace.byteLength + places.byteLength)
   return order
 }
 
@@ -219,11 +228,13 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   const page: number[] = []
   // Without filters, the `by` order walked from the requested end finds the page after ~end × n / total places.
   if (!filtered && end * n <= 4 * total * total) {
+    const { byPlace } = order
     for (let i = 0, matched = 0; i < n && page.length < end - start; i++) {
-      const position = order.positions[query.ascending ? n - 1 - i : i]
-      const row = index.newestRow[position]
-      const counts = row < afterEnd ? marked.marks[index.authors[position]] === marked.stamp : row < startRow
-      if (counts && matched++ >= start) page.push(index.authors[position])
+      const place = query.ascending ? n - 1 - i : i
+      const row = byPlace[2 * place]
+      const author = byPlace[2 * place + 1]
+      const counts = row < afterEnd ? marked.marks[author] === marked.stamp : row < startRow
+      if (counts && matched++ >= start) page.push(author)
     }
     return { total, authors: page }
   }
@@ -239,7 +250,7 @@ export function indexedPage(snapshot: Snapshot, target: number, query: Mentioner
   const sorted = places.subarray(0, kept).sort()
   const range = pageRange(request, kept)
   for (let k = range.start; k < range.end; k++) {
-    page.push(index.authors[order.positions[sorted[query.ascending ? kept - 1 - k : k]]])
+    page.push(order.byPlace[2 * sorted[query.ascending ? kept - 1 - k : k] + 1])
   }
   return { total: kept, authors: page }
 }
