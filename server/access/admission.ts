@@ -66,7 +66,6 @@ class Grant {
       const { userId, plan } = this.entry.record
       const rateWindowMs = PERIOD_MS[this.rate.period]
       terms = {
-        bucket,
         // the same request each time, with the memo the counters keep for this account and bucket
         request: { userId, bucket, quotaTotal: plan.monthlyQuota, rateTotal: this.rate.total, rateWindowMs, memo: {} },
         policy: rateLimitPolicy(bucket, plan.monthlyQuota, this.rate),
@@ -79,7 +78,6 @@ class Grant {
 
 /** A grant's terms in one bucket: its count request and its `RateLimit-Policy` value. */
 interface BucketTerms {
-  bucket: string
   request: CountRequest
   policy: string
 }
@@ -108,7 +106,7 @@ class Grants {
 function decide(grant: Grant, terms: BucketTerms, counted: CountResult): Admission {
   const { plan, userId } = grant.entry.record
   const { rate } = grant
-  const { bucket } = terms
+  const { bucket } = terms.request
   const quota = {
     total: plan.monthlyQuota,
     used: counted.quotaUsed,

@@ -67,8 +67,8 @@ export class AccountRecords {
    * Fresh from storage, for changes: the operator must never edit a stale copy, nor the record of a held entry
    * (entries never change; `save` holds the changed record as a new one).
    */
-  async accountForUpdate(userId: number): Promise<AccountRecord | null> {
-    return checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
+  accountForUpdate(userId: number): Promise<AccountRecord | null> {
+    return this.readRecord(userId)
   }
 
   async save(record: AccountRecord): Promise<void> {
@@ -92,13 +92,17 @@ export class AccountRecords {
 
   private readAccount(userId: number): Promise<AccountEntry | null> {
     return singleFlight(this.readingAccounts, userId, async () => {
-      const record = checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
+      const record = await this.readRecord(userId)
       if (!record) {
         this.retire(userId)
         return null
       }
       return this.hold(record)
     })
+  }
+
+  private async readRecord(userId: number): Promise<AccountRecord | null> {
+    return checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
   }
 
   /** Hold `record` as its account's current entry, retiring the one it replaces. */

@@ -41,8 +41,6 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
   }
 }
 
-type Window = CounterWindow
-
 /**
  * Fixed-window counters in a Map: a check-and-increment has no `await` inside, so it is atomic in this process.
  * Changes are written to `counters.json` at most once per `COUNTERS_FLUSH_MS` and on close.
@@ -59,13 +57,13 @@ class EmbeddedCounters implements Counters {
 
   private constructor(
     private readonly storage: Storage,
-    private readonly windows: Map<string, Window>,
+    private readonly windows: Map<string, CounterWindow>,
   ) {
     this.timer = setInterval(() => this.dirty && this.flush(), COUNTERS_FLUSH_MS).unref()
   }
 
   static async open(storage: Storage): Promise<EmbeddedCounters> {
-    const saved = (await storage.getItem<Record<string, Window>>(COUNTERS_ITEM)) ?? {}
+    const saved = (await storage.getItem<Record<string, CounterWindow>>(COUNTERS_ITEM)) ?? {}
     // (unstorage's fs driver answers a failed read other than "not found" with the error as the value: starting from
     // no counts would then overwrite the saved ones)
     if (saved instanceof Error) throw new Error(`${COUNTERS_ITEM} in the data directory could not be read: ${saved.message}`)
@@ -136,7 +134,7 @@ class EmbeddedCounters implements Counters {
   }
 
   /** The window under `key` at `now`, counted in place: the stored one while it runs, else a new empty one. */
-  private windowAt(key: string, windowMs: number, now: number): Window {
+  private windowAt(key: string, windowMs: number, now: number): CounterWindow {
     const window = this.windows.get(key)
     return window !== undefined && window.expiresAt > now ? window : { count: 0, expiresAt: now + windowMs }
   }
@@ -145,7 +143,7 @@ class EmbeddedCounters implements Counters {
   private flush(): void {
     this.dirty = false
     const now = Date.now()
-    const state: Record<string, Window> = {}
+    const state: Record<string, CounterWindow> = {}
     for (const [key, window] of this.windows) {
       if (window.expiresAt > now) state[key] = window
       else this.windows.delete(key)
