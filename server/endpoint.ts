@@ -23,7 +23,7 @@ import { cacheKey, cacheKeyHash } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
 import { asciiJson } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
-import { rateLimitBucket, type Operation } from './operation.ts'
+import { rateLimitBucket, type Operation, type OperationContext } from './operation.ts'
 import type { Snapshot } from './snapshot/types.ts'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
@@ -85,7 +85,10 @@ export class Endpoint {
   }
 
   private answer(call: Call, admission: Admission | null): MaybePromise<Response> {
-    if (admission) for (const name in admission.headers) call.headers[name] = admission.headers[name]
+    if (admission) {
+      call.headers['RateLimit-Policy'] = admission.headers['RateLimit-Policy']
+      call.headers.RateLimit = admission.headers.RateLimit
+    }
     if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
     const { search } = call.event.url
     // a key the doorkeeper has not seen cannot be in the cache (bodies are stored from a key's second miss on):
@@ -116,7 +119,7 @@ export class Endpoint {
   /** The handler's body as ASCII JSON (encoded once: the socket sends these bytes and the cache keeps them). */
   private build(call: Call, admission: Admission | null): Buffer {
     const { snapshot, query } = call
-    const body = this.operation.handle({ query, snapshot, now: new Date(), profileBaseUrl: this.options.profileBaseUrl, admission })
+    const body = this.operation.handle(new Context(query, snapshot, this.options.profileBaseUrl, admission))
     // list pages come as their bytes (`JsonWriter`: written around bytes kept per snapshot)
     const json = body instanceof Buffer ? body : Buffer.from(asciiJson(body))
     this.recordLookup?.(snapshot, query)
@@ -156,6 +159,22 @@ export class Endpoint {
     }
     const status = this.options.realStatus ? ERROR_STATUS[apiError.code] : 200
     return respond(asciiJson(errorBody(apiError.code, apiError.message)), { ...call.headers, ...apiError.headers }, status)
+  }
+}
+
+/** A handler's context. The request time is read when a handler first asks for it (most never do: a `Date` costs a call into the engine's C++). */
+class Context implements OperationContext {
+  #now: Date | undefined
+
+  constructor(
+    readonly query: URLSearchParams,
+    readonly snapshot: Snapshot,
+    readonly profileBaseUrl: string,
+    readonly admission: Admission | null,
+  ) {}
+
+  get now(): Date {
+    return (this.#now ??= new Date())
   }
 }
 

@@ -23,7 +23,7 @@ export interface OperationContext {
   query: URLSearchParams
   /** The snapshot this request started with. */
   snapshot: Snapshot
-  /** Request time: windows are anchored here and at its UTC date. */
+  /** Request time (read from the clock when the handler first asks): windows are anchored here and at its UTC date. */
   now: Date
   profileBaseUrl: string
   /** The caller's admission (quota, rate); null only in the benchmark's no-access baseline. */

@@ -111,7 +111,7 @@ function decide(grant: Grant, terms: BucketTerms, counted: CountResult): Admissi
     total: plan.monthlyQuota,
     used: counted.quotaUsed,
     remaining: Math.max(0, plan.monthlyQuota - counted.quotaUsed),
-    resetAt: new Date(counted.quotaResetAt),
+    resetAtMs: counted.quotaResetAt,
   }
   const rateNow = {
     period: rate.period,

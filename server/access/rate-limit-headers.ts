@@ -1,4 +1,4 @@
-import type { Admission } from './types.ts'
+import type { Admission, RateLimitHeaders } from './types.ts'
 import { PERIOD_MS, QUOTA_WINDOW_MS, type Rate } from './plans.ts'
 
 /** The policy name of the monthly quota in the headers; the rate policy is named after its bucket. */
@@ -19,7 +19,7 @@ export function rateLimitHeaders(
   quota: Pick<Admission['quota'], 'remaining'>,
   rate: Pick<Admission['rate'], 'remaining' | 'resetSeconds'>,
   quotaResetSeconds: number,
-): Record<string, string> {
+): RateLimitHeaders {
   return {
     'RateLimit-Policy': policy,
     RateLimit: `"${QUOTA_POLICY}";r=${quota.remaining};t=${quotaResetSeconds}, "${bucket}";r=${rate.remaining};t=${rate.resetSeconds}`,

@@ -16,11 +16,17 @@ export type RatePeriod = 'second' | 'minute' | 'hour' | 'day'
 /** The outcome of a request that passed authentication, the monthly quota and the bucket's rate. */
 export interface Admission {
   userId: number
-  /** `used` includes this call. */
-  quota: { total: number; used: number; remaining: number; resetAt: Date }
+  /** `used` includes this call; `resetAtMs`: when the window returns to 0 (epoch milliseconds). */
+  quota: { total: number; used: number; remaining: number; resetAtMs: number }
   rate: { period: RatePeriod; total: number; remaining: number; resetSeconds: number }
   /** Standard rate-limit headers for the response (errors carry the same headers on their `ApiError`). */
-  headers: Record<string, string>
+  headers: RateLimitHeaders
+}
+
+/** The IETF rate-limit fields of a response (see `rate-limit-headers.ts`). */
+export interface RateLimitHeaders {
+  'RateLimit-Policy': string
+  RateLimit: string
 }
 
 export interface AccessControl {

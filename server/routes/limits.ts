@@ -42,7 +42,7 @@ export default defineOperation({
           total: quota.total,
           used: quota.used,
           remaining: quota.remaining,
-          reset_time_at: naiveLocalIsoMillis(quota.resetAt),
+          reset_time_at: naiveLocalIsoMillis(new Date(quota.resetAtMs)),
         },
         { period: rate.period, total: rate.total },
       ],
