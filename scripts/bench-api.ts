@@ -344,7 +344,8 @@ function spawnServer(kind: 'hello' | 'replay' | 'bare' | 'full', snapshotsDir: s
   const profile = values.profile && (kind === 'bare' || kind === 'full') ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    // every server runs as `npm run serve` runs ours: the snapshot's memory on transparent huge pages (README)
+    env: { ...process.env, LOG_LEVEL: 'warn', GLIBC_TUNABLES: process.env.GLIBC_TUNABLES || 'glibc.malloc.hugetlb=1' },
   })
   return new Promise((resolve, reject) => {
     let buffer = ''
