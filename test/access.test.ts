@@ -18,6 +18,7 @@ import {
   createServices,
   parseRate,
   QUOTA_WINDOW_MS,
+  rawHeaderReader,
   readApiKey,
   storageConfigFromEnv,
 } from '../server/access/index.ts'
@@ -217,7 +218,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     const error = await refusal(admit)
     assert.is(error.code, 'quota_exceeded')
     assert.ok(Number(error.headers['Retry-After']) > QUOTA_WINDOW_MS / 1000 - 60)
-    assert.match(error.headers.RateLimit, /^"monthly";r=0;t=\d+, "api-get-alpha";r=\d+;t=\d+$/)
+    assert.match(error.headers.ratelimit, /^"monthly";r=0;t=\d+, "api-get-alpha";r=\d+;t=\d+$/)
     assert.is(await outcome(admit), 'quota_exceeded')
     assert.is((await ctx.services.admin.usage(userId)).quota.used, 2)
     await ctx.services.admin.setPlan(userId, { monthlyQuota: 3 })
@@ -235,7 +236,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     const error = await refusal(() => admit('api-get-alpha'))
     assert.is(error.code, 'rate_limited')
     assert.is(error.headers['Retry-After'], '1')
-    assert.match(error.headers.RateLimit, /"api-get-alpha";r=0;t=1$/)
+    assert.match(error.headers.ratelimit, /"api-get-alpha";r=0;t=1$/)
     assert.is((await admit('api-get-smart-follows')).rate.remaining, 2, 'a separate bucket')
     assert.is((await ctx.services.admin.usage(userId)).quota.used, 4, 'the refused call did not count')
     await sleep(1100)
@@ -275,8 +276,8 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
   test('headers :: RateLimit-Policy and RateLimit describe the monthly quota and the bucket', async (ctx) => {
     const { key } = await account(ctx, { monthlyQuota: 10, rate: '5/hour' })
     const { headers } = await ctx.services.access.admit(credentials({ header: key }), 'api-friendship-history-followed')
-    assert.is(headers['RateLimit-Policy'], '"monthly";q=10;w=2592000, "api-friendship-history-followed";q=5;w=3600')
-    assert.match(headers.RateLimit, /^"monthly";r=9;t=259\d{4}, "api-friendship-history-followed";r=4;t=3600$/)
+    assert.is(headers['ratelimit-policy'], '"monthly";q=10;w=2592000, "api-friendship-history-followed";q=5;w=3600')
+    assert.match(headers.ratelimit, /^"monthly";r=9;t=259\d{4}, "api-friendship-history-followed";r=4;t=3600$/)
   })
 
   test('cache :: a body is served until its TTL ends; keys are taken verbatim', async (ctx) => {
@@ -550,6 +551,18 @@ rules('credentials :: readApiKey reports the winning credential and where it cam
   assert.equal(readApiKey(credentials({ bearer: 'b', query: 'q' })), { key: 'b', source: 'bearer' })
   assert.equal(readApiKey(credentials({ query: 'q' })), { key: 'q', source: 'query' })
   assert.is(readApiKey(credentials({})), null)
+})
+
+rules('credentials :: rawHeaderReader reads Node.js raw headers as Headers.get does', () => {
+  const raw = ['Host', 'api', 'X-Api-KEY', 'k1', 'authorization', 'Bearer b', 'x-api-key', 'k2', 'Accept', '*/*']
+  const fetchHeaders = new Headers()
+  for (let i = 0; i < raw.length; i += 2) fetchHeaders.append(raw[i], raw[i + 1])
+  const reader = rawHeaderReader(raw)
+  for (const name of ['x-api-key', 'authorization', 'host', 'x-missing']) assert.is(reader.get(name), fetchHeaders.get(name), name)
+  assert.is(reader.get('x-api-key'), 'k1, k2', 'repeated fields are joined')
+  const query = new URLSearchParams()
+  assert.equal(readApiKey({ headers: rawHeaderReader(['X-API-Key', 'ask_1']), query }), { key: 'ask_1', source: 'header' })
+  assert.equal(readApiKey({ headers: rawHeaderReader(['Authorization', 'bearer ask_2']), query }), { key: 'ask_2', source: 'bearer' })
 })
 
 rules('plans :: rate strings parse to a total and a period, unknown units fall back to minute', () => {

@@ -4,9 +4,9 @@ import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
 import type { CountRequest, CountResult, Counters } from './backends/interface.ts'
 import { readApiKey } from './credentials.ts'
 import { PERIOD_MS, parseRate, type Rate } from './plans.ts'
-import { rateLimitHeaders, rateLimitPolicy } from './rate-limit-headers.ts'
+import { RateLimitFormat } from './rate-limit-headers.ts'
 import type { AccountEntry, AccountRecords } from './records.ts'
-import type { AccessControl, Admission, Credentials } from './types.ts'
+import type { AccessControl, Admission, Credentials, RateLimitHeaders } from './types.ts'
 
 /** The messages of the key errors; they never repeat the key. */
 const KEY_ERROR_MESSAGES = {
@@ -68,7 +68,7 @@ class Grant {
       terms = {
         // the same request each time, with the memo the counters keep for this account and bucket
         request: { userId, bucket, quotaTotal: plan.monthlyQuota, rateTotal: this.rate.total, rateWindowMs, memo: {} },
-        policy: rateLimitPolicy(bucket, plan.monthlyQuota, this.rate),
+        format: new RateLimitFormat(bucket, plan.monthlyQuota, this.rate),
       }
       this.buckets.set(bucket, terms)
     }
@@ -76,10 +76,10 @@ class Grant {
   }
 }
 
-/** A grant's terms in one bucket: its count request and its `RateLimit-Policy` value. */
+/** A grant's terms in one bucket: its count request and the format of its rate-limit headers. */
 interface BucketTerms {
   request: CountRequest
-  policy: string
+  format: RateLimitFormat
 }
 
 /**
@@ -104,39 +104,63 @@ class Grants {
 
 /** The admission of a counted call, or the quota/rate error of a refused one. */
 function decide(grant: Grant, terms: BucketTerms, counted: CountResult): Admission {
-  const { plan, userId } = grant.entry.record
-  const { rate } = grant
-  const { bucket } = terms.request
-  const quota = {
-    total: plan.monthlyQuota,
-    used: counted.quotaUsed,
-    remaining: Math.max(0, plan.monthlyQuota - counted.quotaUsed),
-    resetAtMs: counted.quotaResetAt,
-  }
-  const rateNow = {
-    period: rate.period,
-    total: rate.total,
-    remaining: Math.max(0, rate.total - counted.rateUsed),
-    resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
-  }
-  const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
-  const headers = rateLimitHeaders(terms.policy, bucket, quota, rateNow, quotaResetSeconds)
+  const admitted = new Admitted(grant, terms, counted)
+  if (counted.outcome === 'admitted') return admitted
+  const { quota, rate, headers } = admitted
   if (counted.outcome === 'quota_exceeded') {
     throw new ApiError(
       'quota_exceeded',
       `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
-      { ...headers, 'Retry-After': String(quotaResetSeconds) },
+      { ...headers, 'Retry-After': String(secondsUntil(counted.quotaResetAt, counted.now)) },
     )
   }
-  if (counted.outcome === 'rate_limited') {
-    const retryAfter = String(rateNow.resetSeconds)
-    throw new ApiError(
-      'rate_limited',
-      `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${retryAfter} seconds.`,
-      { ...headers, 'Retry-After': retryAfter },
+  const retryAfter = String(rate.resetSeconds)
+  throw new ApiError(
+    'rate_limited',
+    `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${terms.request.bucket}. Retry after ${retryAfter} seconds.`,
+    { ...headers, 'Retry-After': retryAfter },
+  )
+}
+
+/**
+ * An admission as one object: the headers every response carries are made at once; the `quota` and `rate` views
+ * (read by `limits` and the errors only) when asked for.
+ */
+class Admitted implements Admission {
+  readonly userId: number
+  readonly headers: RateLimitHeaders
+
+  constructor(
+    private readonly grant: Grant,
+    terms: BucketTerms,
+    private readonly counted: CountResult,
+  ) {
+    this.userId = grant.entry.record.userId
+    const { quotaUsed, quotaResetAt, rateUsed, rateResetAt, now } = counted
+    const { monthlyQuota } = grant.entry.record.plan
+    this.headers = terms.format.headers(
+      remaining(monthlyQuota, quotaUsed),
+      secondsUntil(quotaResetAt, now),
+      remaining(grant.rate.total, rateUsed),
+      secondsUntil(rateResetAt, now),
     )
   }
-  return { userId, quota, rate: rateNow, headers }
+
+  get quota(): Admission['quota'] {
+    const total = this.grant.entry.record.plan.monthlyQuota
+    const { quotaUsed, quotaResetAt } = this.counted
+    return { total, used: quotaUsed, remaining: remaining(total, quotaUsed), resetAtMs: quotaResetAt }
+  }
+
+  get rate(): Admission['rate'] {
+    const { period, total } = this.grant.rate
+    const { rateUsed, rateResetAt, now } = this.counted
+    return { period, total, remaining: remaining(total, rateUsed), resetSeconds: secondsUntil(rateResetAt, now) }
+  }
+}
+
+function remaining(total: number, used: number): number {
+  return Math.max(0, total - used)
 }
 
 /** Whole seconds from `now` until `resetAt`, at least 1. */

@@ -7,8 +7,13 @@ import type { MaybePromise } from '../internal/maybe_promise.ts'
 
 /** What a request offers to authenticate with; see `readApiKey` for which credential wins. */
 export interface Credentials {
-  headers: Headers
+  headers: HeaderReader
   query: URLSearchParams
+}
+
+/** Request header fields by lower-case name, as `Headers.get` gives them (a `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null
 }
 
 export type RatePeriod = 'second' | 'minute' | 'hour' | 'day'
@@ -23,10 +28,10 @@ export interface Admission {
   headers: RateLimitHeaders
 }
 
-/** The IETF rate-limit fields of a response (see `rate-limit-headers.ts`). */
+/** The IETF rate-limit fields of a response, by their lower-case names (see `rate-limit-headers.ts`). */
 export interface RateLimitHeaders {
-  'RateLimit-Policy': string
-  RateLimit: string
+  'ratelimit-policy': string
+  ratelimit: string
 }
 
 export interface AccessControl {
