@@ -16,10 +16,10 @@ import { STATUS_CODES } from 'node:http'
 import type { H3Event } from 'h3'
 import { FastResponse } from 'srvx'
 import { log } from '../pipeline/log.ts'
-import type { Admission } from './access/index.ts'
+import { rawHeaderReader, type Admission, type HeaderReader } from './access/index.ts'
 import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
-import { cacheKey, cacheKeyHash } from './internal/cache_key.ts'
+import { cacheKey, cacheKeyHashFrom, cacheKeySeed } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
 import { asciiJson } from './internal/json_parts.ts'
 import type { MaybePromise } from './internal/maybe_promise.ts'
@@ -42,6 +42,9 @@ export class Endpoint {
   private readonly bucket: string
   private readonly ttl: number
   private readonly recordLookup: ((snapshot: Snapshot, query: URLSearchParams) => void) | null | undefined
+  /** The snapshot id `seed` was made for (an id, not the snapshot: a retired snapshot is not kept alive here). */
+  private seededSnapshotId = ''
+  private seed = 0
 
   constructor(
     private readonly operation: Operation,
@@ -75,7 +78,7 @@ export class Endpoint {
         throw new ApiError('method_not_allowed', 'Method not allowed', this.options.realStatus ? { allow: 'GET' } : {})
       }
       const { access } = this.options
-      const admission = access ? access.admit({ headers: event.req.headers, query: call.query }, this.bucket) : null
+      const admission = access ? access.admit({ headers: requestHeaders(event), query: call.query }, this.bucket) : null
       const answered =
         admission instanceof Promise ? admission.then((admitted) => this.answer(call, admitted)) : this.answer(call, admission)
       return answered instanceof Promise ? answered.catch((error) => this.fail(call, error)) : answered
@@ -86,14 +89,14 @@ export class Endpoint {
 
   private answer(call: Call, admission: Admission | null): MaybePromise<Response> {
     if (admission) {
-      call.headers['RateLimit-Policy'] = admission.headers['RateLimit-Policy']
-      call.headers.RateLimit = admission.headers.RateLimit
+      call.headers['ratelimit-policy'] = admission.headers['ratelimit-policy']
+      call.headers.ratelimit = admission.headers.ratelimit
     }
     if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
     const { search } = call.event.url
     // a key the doorkeeper has not seen cannot be in the cache (bodies are stored from a key's second miss on):
     // its first request skips the lookup (a round trip with Redis), is built and not stored
-    if (!this.doorkeeper.admit(cacheKeyHash(this.operation.name, search, call.snapshot.id))) {
+    if (!this.doorkeeper.admit(cacheKeyHashFrom(this.cacheKeySeed(call.snapshot.id), search))) {
       call.headers['x-cache'] = 'MISS'
       return respond(this.build(call, admission), call.headers)
     }
@@ -102,6 +105,15 @@ export class Endpoint {
     return cached instanceof Promise
       ? cached.then((body) => this.answerFromCache(call, admission, key, body))
       : this.answerFromCache(call, admission, key, cached)
+  }
+
+  /** This operation's `cacheKeySeed` in a snapshot (made again when another snapshot is published). */
+  private cacheKeySeed(snapshotId: string): number {
+    if (snapshotId !== this.seededSnapshotId) {
+      this.seed = cacheKeySeed(this.operation.name, snapshotId)
+      this.seededSnapshotId = snapshotId
+    }
+    return this.seed
   }
 
   /** A hit is sent as stored; a miss is built and stored (its key has been asked before). */
@@ -176,6 +188,12 @@ class Context implements OperationContext {
   get now(): Date {
     return (this.#now ??= new Date())
   }
+}
+
+/** The request's header fields for the access layer: from Node's raw header list when served by Node. */
+function requestHeaders(event: H3Event): HeaderReader {
+  const node = event.req.runtime?.node
+  return node ? rawHeaderReader(node.req.rawHeaders) : event.req.headers
 }
 
 function respond(body: Buffer | string, headers: Record<string, string>, status = 200): Response {

@@ -29,6 +29,16 @@ export function cacheKey(operation: string, search: string, snapshotId: string):
 
 /** A 32-bit hash of `cacheKey(operation, search, snapshotId)`: equal keys give equal hashes. */
 export function cacheKeyHash(operation: string, search: string, snapshotId: string): number {
+  return cacheKeyHashFrom(cacheKeySeed(operation, snapshotId), search)
+}
+
+/** The part of a key's hash that names its operation and snapshot: an endpoint makes it once per snapshot. */
+export function cacheKeySeed(operation: string, snapshotId: string): number {
+  return fnv1a(snapshotId, 0, snapshotId.length, fnv1a(operation, 0, operation.length, OFFSET))
+}
+
+/** `cacheKeyHash` of a query string from its operation's and snapshot's `cacheKeySeed`. */
+export function cacheKeyHashFrom(seed: number, search: string): number {
   let params = 0
   for (let start = search.charCodeAt(0) === 0x3f ? 1 : 0; start < search.length; ) {
     let end = search.indexOf('&', start)
@@ -36,8 +46,7 @@ export function cacheKeyHash(operation: string, search: string, snapshotId: stri
     if (end > start && !isCredential(search, start, end)) params = (params + finish(fnv1a(search, start, end, OFFSET))) | 0
     start = end + 1
   }
-  const named = fnv1a(operation, 0, operation.length, OFFSET)
-  return finish(fnv1a(snapshotId, 0, snapshotId.length, Math.imul(named ^ params, PRIME)))
+  return finish(Math.imul(seed ^ params, PRIME))
 }
 
 /** Whether `text[start..end)` is the `api_key` parameter (with or without a value). */
