@@ -15,6 +15,7 @@ import { LookupRecorder } from './lookups.ts'
 import { warmSnapshot } from './internal/warm.ts'
 import { BlockCache } from './snapshot/block_cache.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
+import { warmNextTick } from './internal/warm_next_tick.ts'
 
 export interface RunningServer {
   /** Base URL with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
@@ -28,6 +29,7 @@ export interface RunningServer {
 /** `services` null = no auth, limits or cache (the benchmark's baseline only). */
 export async function startServer(config: ServerConfig, services: AccessServices | null): Promise<RunningServer> {
   const started = Date.now()
+  await warmNextTick()
   const snapshots = await CurrentSnapshot.open(config.snapshotsDir, {
     residentBytes: config.servingResidentBytes,
     blockCache: new BlockCache(config.servingBlockCacheBytes),
