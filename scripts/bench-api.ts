@@ -199,18 +199,44 @@ function report(scale: string, baseline: Measured, rows: Row[], server: Pick<Spa
     `${'operation'.padEnd(31)} ${'ceiling'.padStart(7)} ${header} | ${header} overhead target`,
   ]
   for (const { op, hello, withoutAccess, withAccess, ratios } of rows) {
-    const overhead = ratios.overhead === null ? '-' : `${Math.round(ratios.overhead * 100)}%`
+    const overhead = ratios.overhead === null ? '-' : percent(ratios.overhead)
     const ok = ratios.withAccess >= 0.5 && withAccess.latency.p99 <= 10 && withAccess.non2xx === 0 && withAccess.errors === 0
     lines.push(
       `${op.padEnd(31)} ${ratios.ceiling.toFixed(2).padStart(7)} ${withoutAccess ? cell(withoutAccess, ratios.withoutAccess!, hello) : '(needs a key)'.padEnd(38)} | ${cell(withAccess, ratios.withAccess, hello)} ${overhead.padStart(8)} ${ok ? 'met' : 'missed'}`,
     )
   }
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
+  lines.push('', ...targets(rows))
   lines.push(
     '',
     `server ready in ${(server.readyMs / 1000).toFixed(1)} s, warm-up done at ${(server.warmedMs / 1000).toFixed(1)} s; after the run RSS ${mib(memory.rss_bytes)} (JS heap ${mib(memory.heap_used_bytes)}, typed arrays and Buffers ${mib(memory.array_buffers_bytes)})`,
   )
   process.stdout.write(lines.join('\n') + '\n')
+}
+
+/** How many operations meet each target of the API and access issues, and the worst of them. */
+function targets(rows: Row[]): string[] {
+  type Target = { of: Row[]; value: (row: Row) => number; limit: number; atLeast: boolean; show: (value: number) => string }
+  const counted = (name: string, { of, value, limit, atLeast, show }: Target) => {
+    const better = (a: number, b: number) => (atLeast ? a >= b : a <= b)
+    const worst = of.reduce((a, b) => (better(value(a), value(b)) ? b : a))
+    const count = of.filter((row) => better(value(row), limit)).length
+    return `${name}: ${count} of ${of.length} (worst: ${worst.op} ${show(value(worst))})`
+  }
+  const bare = rows.filter((row) => row.withoutAccess !== null)
+  const ratio = (value: number) => value.toFixed(2)
+  const ms = (value: number) => `${value} ms`
+  return [
+    counted('without access ≥ 0.5 of hello-world', { of: bare, value: (row) => row.ratios.withoutAccess!, limit: 0.5, atLeast: true, show: ratio }),
+    counted('with access ≥ 0.5 of hello-world', { of: rows, value: (row) => row.ratios.withAccess, limit: 0.5, atLeast: true, show: ratio }),
+    counted('p99 ≤ 10 ms without access', { of: bare, value: (row) => row.withoutAccess!.latency.p99, limit: 10, atLeast: false, show: ms }),
+    counted('p99 ≤ 10 ms with access', { of: rows, value: (row) => row.withAccess.latency.p99, limit: 10, atLeast: false, show: ms }),
+    counted('access overhead ≤ 15%', { of: bare, value: (row) => row.ratios.overhead!, limit: 0.15, atLeast: false, show: percent }),
+  ]
+}
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(1)}%`
 }
 
 /** `--repeat` runs of `measure`, one after another. */
