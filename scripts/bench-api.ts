@@ -3,8 +3,9 @@
  *   [--repeat N] [--profile DIR]`
  *
  * One run: a raw h3 hello-world server, our API without access (no auth, limits or cache) and our API with access
- * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request has its
- * own cache-busting parameter and a rotating target), then req/s, p50/p99 and the ratio to hello-world, the access
+ * (embedded store), each in its own process; every operation loaded uncached with autocannon (each request of the
+ * run has its own cache-busting parameter, and a rotating target; the server with access starts with its response
+ * cache full, as in its steady state: `fillCache`), then req/s, p50/p99 and the ratio to hello-world, the access
  * overhead, the server's ready time (and the end of its warm-up, after which each load starts) and RSS. Without --snapshots, the scale's snapshot is built under the OS temp
  * folder (from --raw, or from freshly generated raw data) and reused the same day.
  * A fourth server, the replay, gives each operation its `ceiling`: an h3 server that does no work and answers the
@@ -35,7 +36,7 @@ import { listen } from 'listhen'
 import { FastResponse } from 'srvx'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../pipeline/log.ts'
-import { createServices } from '../server/access/index.ts'
+import { createServices, type ResponseCache } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { startServer } from '../server/listen.ts'
 import { prepareServing } from '../server/snapshot/load.ts'
@@ -56,6 +57,17 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 const CLOCK_TICKS = 100
 /** How many of an operation's requests the replay answers with, in turn. */
 const RECORDED = 64
+/**
+ * The serial number of the run's last request. It goes on from one load to the next, so no request of the run asks
+ * what an earlier one asked (the `_bench` parameter): the server with access never finds a key it has seen, as in
+ * a load of distinct queries, and stores nothing but its doorkeeper's false positives. A counter that started over at
+ * each load would have it store, and later serve, a share of the requests that changed from one round to the next.
+ */
+let requestSerial = RECORDED
+
+/** The response cache's bound on the server with access: the default (`CACHE_MAX_MB`, README). */
+const FULL_CACHE_BYTES = 64 * 2 ** 20
+
 /** What Node's server writes by itself (the replay's writes them too). */
 const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
 
@@ -264,8 +276,7 @@ function rps(run: Measured): number {
 
 /** Load one server; `cpuUs` is the server process's CPU time per request (independent of the load generator). */
 async function load(server: Spawned, pathAt: (i: number) => string, headers: Record<string, string>) {
-  let i = 0
-  const requests = [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathAt(++i) }) }]
+  const requests = [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathAt(++requestSerial) }) }]
   // warm-up (JIT, lazily built structures), not measured
   await autocannon({ url: server.url, connections: Number(values.connections), duration: 1, headers, requests })
   const cpuBefore = cpuMicros(server.process.pid!)
@@ -434,13 +445,31 @@ async function runChild(kind: string): Promise<void> {
   let key = ''
   let services = null
   if (kind === 'full') {
-    services = await createServices({ driver: 'embedded', dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-access-')) })
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-access-'))
+    services = await createServices({ driver: 'embedded', dataDir, cacheMaxBytes: FULL_CACHE_BYTES })
     const account = await services.admin.createAccount({ monthlyQuota: 1_000_000_000, rate: '1000000000/minute' })
     key = (await services.admin.createKey(account.userId, 'bench')).key
   }
   const server = await startServer(config, services)
+  if (services) fillCache(services.cache, server.snapshots.current.id)
   const readyMs = Date.now() - started
   // measured once warm: what a server serves from the end of its warm-up on (it answers during it, see warm.ts)
   await server.snapshots.warmed
   process.stdout.write(JSON.stringify({ url: server.url, key, readyMs, warmedMs: Date.now() - started }) + '\n')
+}
+
+/**
+ * The server with access is measured as one in its steady state: its response cache full, of bodies of 0.5–4 KB
+ * under keys of this snapshot, each in its own memory as stored bodies are. The run's requests are all distinct, so
+ * it only looks up and stores its doorkeeper's false positives (each evicts the oldest entry), but every request
+ * is served beside the ~35,000 entries' objects and the memory they hold.
+ */
+function fillCache(cache: ResponseCache, snapshotId: string): void {
+  const sizes = [512, 1024, 2048, 4096]
+  let stored = 0
+  for (let i = 0; stored < FULL_CACHE_BYTES * 1.1; i++) {
+    const body = Buffer.alloc(sizes[i % sizes.length], 0x20 + (i % 90))
+    cache.set(`get_followers?_fill=${i}@${snapshotId}`, body, 3600)
+    stored += body.length
+  }
 }
