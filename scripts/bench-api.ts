@@ -17,7 +17,8 @@
  * read its self times) covering the whole run, one operation after another; the main thread's file ends in
  * `.0.001.cpuprofile` (the others are the snapshot loader's worker threads).
  * Each operation is measured in rounds: hello-world, the replay, then our server without access, then with access,
- * one after another, so a slower stretch of the shared machine weighs on every side. Its ratios (to hello-world, and
+ * one after another (in the reverse order every other round), so a slower stretch of the shared machine weighs on
+ * every side. Its ratios (to hello-world, and
  * the access overhead) are taken within each round, and their median is reported: a stretch that spans a round
  * weighs on both sides of each of them. `--repeat N` makes N rounds per operation; req/s, latencies and CPU are each
  * server's run with the median req/s: single runs on a shared machine vary by ±10–15%.
@@ -147,12 +148,14 @@ async function main(): Promise<void> {
       const [replayed, replayHeaders] = op.name === 'limits' ? [full, { 'x-api-key': full.key }] : [bare, {}]
       await replayResponses(replay, path.join(recordings, `${op.name.replace('/', '_')}.json`), await record(replayed, paths, replayHeaders))
       // the servers in turn, so a slower stretch of the shared machine weighs on every side of the comparison
-      const runs = await repeated(async () => ({
-        hello: await load(hello, () => '/', {}),
-        ceiling: await load(replay, paths, replayHeaders),
-        withoutAccess: op.name === 'limits' ? null : await load(bare, paths, {}),
-        withAccess: await load(full, paths, { 'x-api-key': full.key }),
-      }))
+      const runs = await repeated((round) =>
+        inTurn(round, {
+          hello: () => load(hello, () => '/', {}),
+          ceiling: () => load(replay, paths, replayHeaders),
+          withoutAccess: () => (op.name === 'limits' ? Promise.resolve(null) : load(bare, paths, {})),
+          withAccess: () => load(full, paths, { 'x-api-key': full.key }),
+        }),
+      )
       hellos.push(...runs.map((run) => run.hello))
       const withoutAccess = op.name === 'limits' ? null : median(runs.map((run) => run.withoutAccess!))
       const withAccess = median(runs.map((run) => run.withAccess))
@@ -251,11 +254,26 @@ function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`
 }
 
-/** `--repeat` runs of `measure`, one after another. */
-async function repeated<T>(measure: () => Promise<T>): Promise<T[]> {
+/** `--repeat` runs of `measure` (given the round's number from 0), one after another. */
+async function repeated<T>(measure: (round: number) => Promise<T>): Promise<T[]> {
   const runs: T[] = []
-  for (let r = 0; r < Math.max(1, Number(values.repeat)); r++) runs.push(await measure())
+  for (let r = 0; r < Math.max(1, Number(values.repeat)); r++) runs.push(await measure(r))
   return runs
+}
+
+/**
+ * One round: each server's load in turn, in the order given in even rounds and the reverse order in odd ones, so
+ * over the rounds no server is always loaded first or after the same neighbour (what a drift of the machine's speed
+ * during a round, or the leftovers of the load before, would do to one side of a ratio is shared out).
+ */
+async function inTurn<T extends Record<string, () => Promise<unknown>>>(
+  round: number,
+  loads: T,
+): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const names = Object.keys(loads) as (keyof T)[]
+  const measured = {} as { [K in keyof T]: Awaited<ReturnType<T[K]>> }
+  for (const name of round % 2 === 0 ? names : names.reverse()) measured[name] = (await loads[name]()) as Awaited<ReturnType<T[typeof name]>>
+  return measured
 }
 
 /** The run with the median req/s (the lower middle one of an even count): its figures are reported. */
