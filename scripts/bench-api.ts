@@ -130,12 +130,19 @@ async function main(): Promise<void> {
   const benched = operations.filter((op) => !only || only.includes(op.name))
   for (const op of benched) if (!PARAMS[op.name]) throw new Error(`bench-api has no parameters for ${op.name}`)
 
-  const hello = await spawnServer('hello', snapshotsDir)
-  const replay = await spawnServer('replay', snapshotsDir)
-  const bare = await spawnServer('bare', snapshotsDir)
-  const full = await spawnServer('full', snapshotsDir)
+  // every server started is stopped at the end, also when a later one fails to start
+  const spawned: Spawned[] = []
+  const start = async (kind: ServerKind) => {
+    const server = await spawnServer(kind, snapshotsDir)
+    spawned.push(server)
+    return server
+  }
   const recordings = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-replay-'))
   try {
+    const hello = await start('hello')
+    const replay = await start('replay')
+    const bare = await start('bare')
+    const full = await start('full')
     const rows: Row[] = []
     const hellos: Measured[] = []
     for (const op of benched) {
@@ -174,7 +181,7 @@ async function main(): Promise<void> {
     report(scale, median(hellos), rows, full, health)
   } finally {
     // SIGINT lets a profiled server exit normally, which writes its profile
-    await Promise.all([hello, replay, bare, full].map(stop))
+    await Promise.all(spawned.map(stop))
     fs.rmSync(recordings, { recursive: true, force: true })
   }
 }
@@ -394,13 +401,15 @@ interface Spawned {
 }
 
 /** Start one server in its own process; it prints one JSON line `{url, key, readyMs, warmedMs}` once warm. */
-function spawnServer(kind: 'hello' | 'replay' | 'bare' | 'full', snapshotsDir: string): Promise<Spawned> {
+type ServerKind = 'hello' | 'replay' | 'bare' | 'full'
+
+function spawnServer(kind: ServerKind, snapshotsDir: string): Promise<Spawned> {
   const script = fileURLToPath(import.meta.url)
   const profile = values.profile && (kind === 'bare' || kind === 'full') ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    // every server runs as `npm run serve` runs ours: the snapshot's memory on transparent huge pages (README)
-    env: { ...process.env, LOG_LEVEL: 'warn', GLIBC_TUNABLES: process.env.GLIBC_TUNABLES || 'glibc.malloc.hugetlb=1' },
+    // every server runs as `npm run serve` runs ours: with the caller's GLIBC_TUNABLES, if any (README)
+    env: { ...process.env, LOG_LEVEL: 'warn' },
   })
   return new Promise((resolve, reject) => {
     let buffer = ''
