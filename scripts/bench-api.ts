@@ -18,9 +18,8 @@
  * `.0.001.cpuprofile` (the others are the snapshot loader's worker threads).
  * Each operation is measured in rounds: hello-world, the replay, then our server without access, then with access,
  * one after another (in the reverse order every other round), so a slower stretch of the shared machine weighs on
- * every side. Its ratios (to hello-world, and
- * the access overhead) are taken within each round, and their median is reported: a stretch that spans a round
- * weighs on both sides of each of them. `--repeat N` makes N rounds per operation; req/s, latencies and CPU are each
+ * every side. Its ratios (to hello-world, and the access overhead) are taken within each round, and their median is
+ * reported: a stretch that spans a round weighs on both sides of each of them. `--repeat N` makes N rounds per operation; req/s, latencies and CPU are each
  * server's run with the median req/s: single runs on a shared machine vary by ±10–15%.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
@@ -400,9 +399,9 @@ interface Spawned {
   warmedMs: number
 }
 
-/** Start one server in its own process; it prints one JSON line `{url, key, readyMs, warmedMs}` once warm. */
 type ServerKind = 'hello' | 'replay' | 'bare' | 'full'
 
+/** Start one server in its own process; it prints one JSON line `{url, key, readyMs, warmedMs}` once warm. */
 function spawnServer(kind: ServerKind, snapshotsDir: string): Promise<Spawned> {
   const script = fileURLToPath(import.meta.url)
   const profile = values.profile && (kind === 'bare' || kind === 'full') ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []
@@ -478,8 +477,8 @@ async function runChild(kind: string): Promise<void> {
     key = (await services.admin.createKey(account.userId, 'bench')).key
   }
   const server = await startServer(config, services)
-  if (services) fillCache(services.cache, server.snapshots.current.id)
   const readyMs = Date.now() - started
+  if (services) fillCache(services.cache, server.snapshots.current.id)
   // measured once warm: what a server serves from the end of its warm-up on (it answers during it, see warm.ts)
   await server.snapshots.warmed
   process.stdout.write(JSON.stringify({ url: server.url, key, readyMs, warmedMs: Date.now() - started }) + '\n')
