@@ -239,6 +239,7 @@ function report(scale: string, baseline: Measured, rows: Row[], server: Pick<Spa
 function targets(rows: Row[]): string[] {
   type Target = { of: Row[]; value: (row: Row) => number; limit: number; atLeast: boolean; show: (value: number) => string }
   const counted = (name: string, { of, value, limit, atLeast, show }: Target) => {
+    if (of.length === 0) return `${name}: none measured`
     const better = (a: number, b: number) => (atLeast ? a >= b : a <= b)
     const worst = of.reduce((a, b) => (better(value(a), value(b)) ? b : a))
     const count = of.filter((row) => better(value(row), limit)).length
