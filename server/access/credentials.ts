@@ -36,7 +36,8 @@ class RawHeaderReader implements HeaderReader {
     let value: string | null = null
     for (let i = 0; i < raw.length; i += 2) {
       const field = raw[i]
-      if (field.length === name.length && field.toLowerCase() === name) {
+      // as sent in lower case (most clients, HTTP/2 always), the field is found without lower-casing it
+      if (field === name || (field.length === name.length && field.toLowerCase() === name)) {
         value = value === null ? raw[i + 1] : `${value}, ${raw[i + 1]}`
       }
     }
