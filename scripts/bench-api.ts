@@ -454,6 +454,15 @@ function replayApp(): H3 {
 async function runChild(kind: string): Promise<void> {
   const started = Date.now()
   process.once('SIGINT', () => process.exit(0))
+  // the server's folders go with it (a large run's lookup lines alone come to about a gigabyte)
+  const folders: string[] = []
+  const folder = (prefix: string) => {
+    folders.push(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+    return folders.at(-1)!
+  }
+  process.once('exit', () => {
+    for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true })
+  })
   if (kind === 'hello' || kind === 'replay') {
     const app = kind === 'hello' ? new H3().get('/', () => ({ hello: 'world' })) : replayApp()
     const listener = await listen(toNodeHandler(app), { port: 0, hostname: '127.0.0.1', showURL: false })
@@ -467,12 +476,12 @@ async function runChild(kind: string): Promise<void> {
     host: '127.0.0.1',
     snapshotsDir: values.snapshots!,
     // the recorder stays on (its cost is part of every account operation) but never writes into ./data
-    lookupsDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lookups-')),
+    lookupsDir: folder('bench-lookups-'),
   }
   let key = ''
   let services = null
   if (kind === 'full') {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-access-'))
+    const dataDir = folder('bench-access-')
     services = await createServices({ driver: 'embedded', dataDir, cacheMaxBytes: FULL_CACHE_BYTES })
     const account = await services.admin.createAccount({ monthlyQuota: 1_000_000_000, rate: '1000000000/minute' })
     key = (await services.admin.createKey(account.userId, 'bench')).key
