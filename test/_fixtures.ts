@@ -161,9 +161,14 @@ export function copyRaw(dir: string): string {
   return copy
 }
 
-/** A fresh temporary directory. */
+/** The folders `tempDir` made in this test process: removed when it exits. */
+const tempDirs: string[] = []
+
+/** A fresh temporary directory, removed when the test process exits. */
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))
+  if (tempDirs.push(dir) === 1) process.once('exit', () => tempDirs.forEach((made) => fs.rmSync(made, { recursive: true, force: true })))
+  return dir
 }
 
 /** Rows of a Parquet file (or a query over it, `t` = the file) as JSON-safe objects. */

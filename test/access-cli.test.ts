@@ -5,13 +5,13 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../server/errors.ts'
 import { createServices } from '../server/access/index.ts'
 import { startRedis, type RedisServer } from './_redis.ts'
+import { tempDir } from './_fixtures.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 
@@ -41,7 +41,7 @@ async function admitOnce(dataDir: string, key: string): Promise<string> {
 const cli = suite<{ env: Record<string, string>; dataDir: string; key: string }>('keys CLI [embedded]')
 
 cli.before((ctx) => {
-  ctx.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'access-cli-'))
+  ctx.dataDir = tempDir('access-cli')
   ctx.env = { STORAGE_DRIVER: 'embedded', DATA_DIR: ctx.dataDir }
 })
 

@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import Redis from 'ioredis'
 import { suite } from 'uvu'
@@ -26,6 +25,7 @@ import type { AccessServices, Admission, Credentials, StorageConfig } from '../s
 import type { CounterMemo } from '../server/access/backends/interface.ts'
 import { openEmbeddedBackend } from '../server/access/backends/embedded.ts'
 import { openRedisBackend } from '../server/access/backends/redis.ts'
+import { tempDir as fixtureTempDir } from './_fixtures.ts'
 import { startRedis, type RedisServer } from './_redis.ts'
 
 type Method = 'header' | 'bearer' | 'query'
@@ -59,7 +59,7 @@ async function refusal(admit: () => MaybePromise<Admission>): Promise<ApiError> 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `access-${label}-`))
+const tempDir = (label: string) => fixtureTempDir(`access-${label}`)
 
 interface Store {
   config(): StorageConfig

@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -9,6 +8,7 @@ import { resolveAccount } from '../server/rules/account.ts'
 import { defineOperation, rateLimitBucket } from '../server/operation.ts'
 import { operations } from '../server/routes/index.ts'
 import { request, setup } from './_setup.ts'
+import { tempDir } from './_fixtures.ts'
 
 const OpenApi = suite('openapi')
 
@@ -233,7 +233,7 @@ const Reload = suite('snapshot reload')
 
 Reload('reload :: a new current snapshot is warmed, then switched in; a broken one is logged and the old one keeps serving', async () => {
   const env = await setup()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-reload-'))
+  const dir = tempDir('api-reload')
   const copy = (id: string) => {
     const target = path.join(dir, id)
     fs.cpSync(env.snapshotDir, target, { recursive: true })

@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
+import { tempDir } from './_fixtures.ts'
 
 const Start = suite('npm start')
 
@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
 }
 
 Start('start :: fresh install generates, builds, prints a working key once, serves, and stops on SIGTERM', async () => {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'start-'))
+  const home = tempDir('start')
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     env: {
