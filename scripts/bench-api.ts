@@ -454,7 +454,7 @@ function replayApp(): H3 {
 async function runChild(kind: string): Promise<void> {
   const started = Date.now()
   process.once('SIGINT', () => process.exit(0))
-  // the server's folders go with it (a large run's lookup lines alone come to about a gigabyte)
+  // the server's folders go with it (a run's lookup lines alone came to up to a gigabyte)
   const folders: string[] = []
   const folder = (prefix: string) => {
     folders.push(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
