@@ -19,8 +19,9 @@
  * Each operation is measured in rounds: hello-world, the replay, then our server without access, then with access,
  * one after another (in the reverse order every other round), so a slower stretch of the shared machine weighs on
  * every side. Its ratios (to hello-world, and the access overhead) are taken within each round, and their median is
- * reported: a stretch that spans a round weighs on both sides of each of them. `--repeat N` makes N rounds per operation; req/s, latencies and CPU are each
- * server's run with the median req/s: single runs on a shared machine vary by ±10–15%.
+ * reported: a stretch that spans a round weighs on both sides of each of them. `--repeat N` makes N rounds per
+ * operation; req/s, latencies and CPU are each server's run with the median req/s: single runs on a shared machine
+ * vary by ±10–15%.
  * Targets: every operation ≥ 50% of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB, ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -457,8 +458,9 @@ async function runChild(kind: string): Promise<void> {
   // the server's folders go with it (a run's lookup lines alone came to up to a gigabyte)
   const folders: string[] = []
   const folder = (prefix: string) => {
-    folders.push(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
-    return folders.at(-1)!
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+    folders.push(dir)
+    return dir
   }
   process.once('exit', () => {
     for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true })

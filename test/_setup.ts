@@ -7,7 +7,6 @@
  * @example const { get, query } = await setup(); const res = await get('get_followers', { username: 'x' })
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
@@ -15,6 +14,7 @@ import { generateRaw } from '../scripts/generate/index.ts'
 import { createServices, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv, type ServerConfig } from '../server/config.ts'
 import { startServer, type RunningServer } from '../server/listen.ts'
+import { tempDir } from './_fixtures.ts'
 
 export interface Response<T = any> {
   status: number
@@ -55,8 +55,7 @@ export function setup(): Promise<TestEnv> {
 }
 
 async function create(): Promise<TestEnv> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'))
-  process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }))
+  const root = tempDir('api-test')
   const today = new Date().toISOString().slice(0, 10)
   const rawDir = path.join(root, 'raw')
   const snapshotsDir = path.join(root, 'snapshots')

@@ -5,16 +5,15 @@
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BLOCK_BYTES, BlockCache, MAX_CACHED_BLOCKS, type BlockMap } from '../server/snapshot/block_cache.ts'
+import { tempDir } from './_fixtures.ts'
 
 const Blocks = suite('block cache')
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'block-cache-'))
-process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+const dir = tempDir('block-cache')
 
 /** A file of random bytes (not a whole number of blocks), open for reading. */
 function randomFile(name: string, bytes: number): { fd: number; content: Buffer; blocks: BlockMap } {
