@@ -1,27 +1,64 @@
 /**
- * Has V8 optimize Node's `process.nextTick` before the server holds its snapshot, with the feedback of its common
- * calls (a callback alone, a callback with one argument).
+ * Has V8 optimize Node's `process.nextTick` (and the loop that runs its ticks) before the server holds its snapshot,
+ * with the feedback of every call it will see, and keeps its tick objects' shape alive for the process's life.
  *
  * Every request goes through `nextTick` several times. Its tick object is an object literal with two computed
- * (symbol) keys; how V8 builds it in optimized code depends, as traced, on when it optimizes the function. In
- * servers holding much memory in many objects (a full response cache: 40,000 bodies), V8 optimized it, in 10 of 12
- * fresh servers measured, into code that builds each tick object through its runtime
- * (`Runtime_DefineKeyedOwnPropertyInLiteral`, `JSObject::MigrateToMap`) for the process's life: ~4 µs more CPU on
- * every request (~15%). With this warm-up first, 6 of 6 were not. See docs/api.md, "Eleventh session".
+ * (symbol) keys; how V8 builds it in optimized code depends on the feedback it has when it optimizes the function.
+ * Optimized with that feedback missing (cleared by a garbage collection, or never gathered), it builds each tick
+ * object through V8's runtime (`Runtime_DefineKeyedOwnPropertyInLiteral`, `JSObject::MigrateToMap`) for the
+ * process's life: ~4 µs more CPU on every request (~15%). Two things led there, as traced (`--trace-opt
+ * --trace-deopt`):
+ * - Node's own calls pass two to five arguments to `nextTick`, objects mostly. A warm-up that passed at most one,
+ *   a number, had `nextTick` deoptimized by the first requests ("insufficient type feedback for generic keyed
+ *   access") and `processTicksAndRejections` too ("wrong map"), and both optimized again at some point of the
+ *   server's life, with whatever feedback was there then: servers fell into the slow state midway through a
+ *   benchmark. The calls below cover every arity `nextTick` handles apart (none to four arguments, and more).
+ * - The feedback holds the tick objects' hidden classes weakly: a full collection at a moment when no tick is
+ *   queued lets them die and clears it. One tick object of each kind made here is kept, so they stay alive.
+ * See docs/api.md ("Eleventh session" and "Fourteenth session").
  *
  * @example await warmNextTick() // ~200,000 ticks, tens of milliseconds
  */
-export async function warmNextTick(rounds = 200, ticksPerRound = 1000): Promise<void> {
+import { createHook } from 'node:async_hooks'
+
+/** Tick objects kept for the process's life (their hidden classes with them). */
+const kept: object[] = []
+
+export async function warmNextTick(rounds = 200, ticksPerRound = 1200): Promise<void> {
+  keepTickShapes()
+  const stream = { readable: true }
+  const state = { length: 0, ended: false }
+  const callback = () => {}
+  // the arities Node's streams and http use (afterWrite: stream, state, count, callback), and one more
+  const argumentLists: unknown[][] = [[], [stream], [stream, state], [stream, state, 1], [stream, state, 1, callback], [stream, state, 1, callback, true]]
   for (let round = 0; round < rounds; round++) {
+    // each round from a macrotask, so the loop that runs the ticks also drains its queue and returns, as it does
+    // between requests (else its closing calls have no feedback when it is optimized)
+    await new Promise<void>((resolve) => setImmediate(resolve))
     await new Promise<void>((done) => {
       let left = ticksPerRound
-      const tick = (_argument?: number) => {
+      const ticked = () => {
         if (--left === 0) done()
       }
+      // distinct functions, as Node's are: a call site that saw one target would be optimized for it alone
+      const callbacks = [() => ticked(), () => ticked(), () => ticked(), () => ticked(), () => ticked(), () => ticked(), () => ticked()]
       for (let i = 0; i < ticksPerRound; i++) {
-        if (i % 2 === 0) process.nextTick(tick)
-        else process.nextTick(tick, i)
+        process.nextTick(callbacks[i % callbacks.length], ...argumentLists[i % argumentLists.length])
       }
     })
   }
+}
+
+/** Catches the tick objects of one `nextTick` call of each kind (without and with arguments) while a hook is on. */
+function keepTickShapes(): void {
+  if (kept.length > 0) return
+  const hook = createHook({
+    init(_asyncId, type, _triggerAsyncId, resource) {
+      if (type === 'TickObject') kept.push(resource)
+    },
+  })
+  hook.enable()
+  process.nextTick(() => {})
+  process.nextTick(() => {}, kept)
+  hook.disable()
 }
