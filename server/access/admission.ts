@@ -90,15 +90,30 @@ const RECENT_KEYS = 4096
 
 class Grants {
   private readonly byKey = new Map<string, Grant>()
+  /**
+   * The key found last and its grant. A request's key is a new string each time, so finding it in the Map hashes
+   * it (~85 ns for a key); comparing it with the last one costs ~8 ns, and a client sends its requests in runs.
+   */
+  private lastKey = ''
+  private last: Grant | undefined
 
   get(key: string): Grant | undefined {
-    return this.byKey.get(key)
+    if (key === this.lastKey) return this.last
+    const grant = this.byKey.get(key)
+    if (grant !== undefined) this.remember(key, grant)
+    return grant
   }
 
   keep(key: string, grant: Grant): Grant {
     if (this.byKey.size >= RECENT_KEYS && !this.byKey.has(key)) this.byKey.clear()
     this.byKey.set(key, grant)
+    this.remember(key, grant)
     return grant
+  }
+
+  private remember(key: string, grant: Grant): void {
+    this.lastKey = key
+    this.last = grant
   }
 }
 
