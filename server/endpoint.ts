@@ -5,20 +5,19 @@
  * "Unexpected error…", logged with the request id.
  *
  * It runs synchronously from start to end when access and cache answer from this process (the embedded store): no
- * promise, no microtask. The answer is a `FastResponse` with its headers in a plain object, so nothing goes
- * through `event.res` and its `Headers`. No closure is made per request on that path (each would cost an
+ * promise, no microtask. The answer is an `ApiResponse` with its header lines in a flat list, as Node writes them, so
+ * nothing goes through `event.res` and its `Headers`. No closure is made per request on that path (each would cost an
  * allocation, and a `__name` call under tsx).
  *
  * @example const endpoint = new Endpoint(operation, options, requestIds(), new Doorkeeper()); app.all(path, (event) => endpoint.handle(event))
  */
 import { randomBytes } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
 import type { H3Event } from 'h3'
-import { FastResponse } from 'srvx'
 import { log } from '../pipeline/log.ts'
 import { rawHeaderReader, type Admission, type HeaderReader } from './access/index.ts'
 import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import { ApiResponse } from './internal/api_response.ts'
 import { cacheKey, cacheKeyHashFrom, cacheKeySeed } from './internal/cache_key.ts'
 import type { Doorkeeper } from './internal/doorkeeper.ts'
 import { asciiJson } from './internal/json_parts.ts'
@@ -35,7 +34,8 @@ interface Call {
   /** The snapshot this request started with, whatever is published meanwhile. */
   snapshot: Snapshot
   requestId: string
-  headers: Record<string, string>
+  /** The response's header lines: name, value, … (names in lower case). */
+  lines: string[]
 }
 
 export class Endpoint {
@@ -66,13 +66,8 @@ export class Endpoint {
   handle(event: H3Event): MaybePromise<Response> {
     const snapshot = this.options.snapshots.current
     const requestId = this.nextRequestId()
-    const headers: Record<string, string> = {
-      'content-type': JSON_TYPE,
-      'x-request-id': requestId,
-      'x-snapshot-id': snapshot.id,
-      'x-snapshot-date': snapshot.date,
-    }
-    const call: Call = { event, query: event.url.searchParams, snapshot, requestId, headers }
+    const lines = ['content-type', JSON_TYPE, 'x-request-id', requestId, 'x-snapshot-id', snapshot.id, 'x-snapshot-date', snapshot.date]
+    const call: Call = { event, query: event.url.searchParams, snapshot, requestId, lines }
     try {
       if (event.req.method !== 'GET') {
         throw new ApiError('method_not_allowed', 'Method not allowed', this.options.realStatus ? { allow: 'GET' } : {})
@@ -88,17 +83,14 @@ export class Endpoint {
   }
 
   private answer(call: Call, admission: Admission | null): MaybePromise<Response> {
-    if (admission) {
-      call.headers['ratelimit-policy'] = admission.headers['ratelimit-policy']
-      call.headers.ratelimit = admission.headers.ratelimit
-    }
-    if (this.ttl === 0) return respond(this.build(call, admission), call.headers)
+    if (admission) call.lines.push('ratelimit-policy', admission.headers['ratelimit-policy'], 'ratelimit', admission.headers.ratelimit)
+    if (this.ttl === 0) return respond(this.build(call, admission), call.lines)
     const { search } = call.event.url
     // a key the doorkeeper has not seen cannot be in the cache (bodies are stored from a key's second miss on):
     // its first request skips the lookup (a round trip with Redis), is built and not stored
     if (!this.doorkeeper.admit(cacheKeyHashFrom(this.cacheKeySeed(call.snapshot.id), search))) {
-      call.headers['x-cache'] = 'MISS'
-      return respond(this.build(call, admission), call.headers)
+      call.lines.push('x-cache', 'MISS')
+      return respond(this.build(call, admission), call.lines)
     }
     const key = cacheKey(this.operation.name, search, call.snapshot.id)
     const cached = this.cacheGet(call, key)
@@ -118,14 +110,14 @@ export class Endpoint {
 
   /** A hit is sent as stored; a miss is built and stored (its key has been asked before). */
   private answerFromCache(call: Call, admission: Admission | null, key: string, cached: Buffer | null): Response {
-    call.headers['x-cache'] = cached === null ? 'MISS' : 'HIT'
+    call.lines.push('x-cache', cached === null ? 'MISS' : 'HIT')
     if (cached !== null) {
       this.recordLookup?.(call.snapshot, call.query)
-      return respond(cached, call.headers)
+      return respond(cached, call.lines)
     }
     const body = this.build(call, admission)
     this.cacheSet(call, key, body)
-    return respond(body, call.headers)
+    return respond(body, call.lines)
   }
 
   /** The handler's body as ASCII JSON (encoded once: the socket sends these bytes and the cache keeps them). */
@@ -170,7 +162,8 @@ export class Endpoint {
       })
     }
     const status = this.options.realStatus ? ERROR_STATUS[apiError.code] : 200
-    return respond(asciiJson(errorBody(apiError.code, apiError.message)), { ...call.headers, ...apiError.headers }, status)
+    for (const [name, value] of Object.entries(apiError.headers)) setLine(call.lines, name.toLowerCase(), value)
+    return respond(Buffer.from(asciiJson(errorBody(apiError.code, apiError.message))), call.lines, status)
   }
 }
 
@@ -196,8 +189,19 @@ function requestHeaders(event: H3Event): HeaderReader {
   return node ? rawHeaderReader(node.req.rawHeaders) : event.req.headers
 }
 
-function respond(body: Buffer | string, headers: Record<string, string>, status = 200): Response {
-  return new FastResponse(body, { status, statusText: STATUS_CODES[status], headers })
+function respond(body: Buffer, lines: string[], status = 200): Response {
+  return new ApiResponse(body, lines, status)
+}
+
+/** Sets the header line `name` (lower case) to `value`, in place of any line of that name already there. */
+function setLine(lines: string[], name: string, value: string): void {
+  for (let i = 0; i < lines.length; i += 2) {
+    if (lines[i] === name) {
+      lines[i + 1] = value
+      return
+    }
+  }
+  lines.push(name, value)
 }
 
 function cacheFailed(action: 'get' | 'set', call: Call, error: unknown): null {
