@@ -5,12 +5,34 @@
  * @example log.info('build.step', { step: 'stg_accounts', rows: 1200, ms: 35 })
  */
 
-const KEY_PATTERN = /\bask_[A-Za-z0-9_-]{8,}/g
-const QUERY_KEY_PATTERN = /([?&]api_key=)[^&#\s]*/gi
+/** A key as sent, or with its `_` percent-encoded (`ask%5F…`, which a query string decodes to the key). */
+const KEY_PATTERN = /\bask(?:_|%5[Ff])[A-Za-z0-9_%-]{8,}/g
+/** A query parameter inside a logged URL (the value stops at the JSON string's end too). */
+const QUERY_PARAM_PATTERN = /([?&])([^=&#\s"\\]+)=([^&#\s"\\]*)/g
+
+/**
+ * Whether a query parameter's name, as sent, is `api_key`: literally, or percent-encoded in any part (`api%5Fkey`),
+ * since `URLSearchParams`, which reads the credential, decodes names.
+ * @example isApiKeyParamName('api%5Fkey') // true
+ */
+export function isApiKeyParamName(name: string): boolean {
+  if (name === 'api_key') return true
+  // each of the 7 characters sent as itself or as %XX
+  if (name.length < 8 || name.length > 21 || !name.includes('%')) return false
+  try {
+    return decodeURIComponent(name) === 'api_key'
+  } catch {
+    return false
+  }
+}
 
 /** Remove anything that looks like an API key from a string (raw keys, `api_key=` query parameters). */
 export function redact(text: string): string {
-  return text.replace(QUERY_KEY_PATTERN, '$1[redacted]').replace(KEY_PATTERN, '[redacted]')
+  return text
+    .replace(QUERY_PARAM_PATTERN, (param, separator: string, name: string) =>
+      isApiKeyParamName(name) ? `${separator}${name}=[redacted]` : param,
+    )
+    .replace(KEY_PATTERN, '[redacted]')
 }
 
 type Level = 'debug' | 'info' | 'warn' | 'error'

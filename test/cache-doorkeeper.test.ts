@@ -27,6 +27,18 @@ Keys('keys :: parameter order, empty parameters and the credential do not change
   assert.is(cacheKeyHash('get_alpha', '?&api_key=x', 's1'), cacheKeyHash('get_alpha', '', 's1'))
 })
 
+Keys('keys :: a percent-encoded api_key name is the credential too (URLSearchParams decodes names)', () => {
+  for (const search of ['?days=7&api%5Fkey=ask_secret&by=score', '?%61pi_key=ask%5Fsecret&by=score&days=7', '?by=score&%61%70%69%5f%6b%65%79=k&days=7']) {
+    assert.is(new URLSearchParams(search).get('api_key') !== null, true, 'the server reads it as the key')
+    assert.is(cacheKey('get_alpha', search, 's1'), 'get_alpha?by=score&days=7@s1', search)
+    assert.is(cacheKeyHash('get_alpha', search, 's1'), cacheKeyHash('get_alpha', '?days=7&by=score', 's1'), search)
+  }
+  // names that do not decode to api_key stay parameters
+  for (const search of ['?api%5Fkeys=1', '?api%ZZkey=1', '?%25api_key=1']) {
+    assert.is(cacheKey('get_alpha', search, 's1'), `get_alpha${search}@s1`, search)
+  }
+})
+
 Keys('keys :: another value, parameter, operation or snapshot is another key and another hash', () => {
   const keys = [
     ['get_alpha', '?days=7&by=score', 's1'],

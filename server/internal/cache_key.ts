@@ -10,6 +10,7 @@
  * cacheKey('get_alpha', '?days=7&api_key=ask_…&by=score', snapshotId) // 'get_alpha?by=score&days=7@2026-11-21_…'
  * cacheKeyHash('get_alpha', '?by=score&days=7', snapshotId) === cacheKeyHash('get_alpha', '?days=7&by=score', snapshotId) // true
  */
+import { isApiKeyParamName } from '../../pipeline/log.ts'
 
 /** The canonical key of a query string (`?a=1&b=2` as `url.search` gives it, or empty). */
 export function cacheKey(operation: string, search: string, snapshotId: string): string {
@@ -49,9 +50,20 @@ export function cacheKeyHashFrom(seed: number, search: string): number {
   return finish(Math.imul(seed ^ params, PRIME))
 }
 
-/** Whether `text[start..end)` is the `api_key` parameter (with or without a value). */
+/**
+ * Whether `text[start..end)` is the `api_key` parameter (with or without a value), its name as sent or
+ * percent-encoded (`api%5Fkey=…` is a credential too: `URLSearchParams` decodes names).
+ */
 function isCredential(text: string, start: number, end: number): boolean {
-  return text.startsWith('api_key', start) && (end === start + 7 || text.charCodeAt(start + 7) === 0x3d)
+  if (text.startsWith('api_key', start) && (end === start + 7 || text.charCodeAt(start + 7) === 0x3d)) return true
+  let nameEnd = start
+  let encoded = false
+  for (; nameEnd < end; nameEnd++) {
+    const code = text.charCodeAt(nameEnd)
+    if (code === 0x3d) break
+    if (code === 0x25) encoded = true
+  }
+  return encoded && isApiKeyParamName(text.slice(start, nameEnd))
 }
 
 const OFFSET = 0x811c9dc5

@@ -1,0 +1,56 @@
+/** The shared logger (`pipeline/log.ts`): JSON lines on stderr, with API keys redacted in every form a request can carry. */
+import * as assert from 'uvu/assert'
+import { suite } from 'uvu'
+import { isApiKeyParamName, log, redact } from '../pipeline/log.ts'
+
+const test = suite('log')
+
+const KEY = 'ask_' + 'Ab3_-x'.repeat(7) + 'z'
+
+/** The lines `write` sends to stderr. */
+function stderrOf(write: () => void): string[] {
+  const lines: string[] = []
+  const original = process.stderr.write
+  process.stderr.write = ((chunk: string) => {
+    lines.push(String(chunk))
+    return true
+  }) as typeof process.stderr.write
+  try {
+    write()
+  } finally {
+    process.stderr.write = original
+  }
+  return lines
+}
+
+test('redact :: a key in every form a URL can carry it, and the line stays valid JSON', () => {
+  const urls = [
+    `/api/v1/get_followers?username=a&api_key=${KEY}`,
+    `/api/v1/get_followers?api%5Fkey=${KEY}&username=a`,
+    `/api/v1/get_followers?%61pi_key=${KEY.replace('_', '%5F')}&username=a`,
+    `/api/v1/get_followers?API_KEY=${KEY}`,
+    `/api/v1/get_followers?username=${KEY}`,
+  ]
+  for (const url of urls) {
+    const [line] = stderrOf(() => log.error('request.unexpected_error', { url, note: `key ${KEY} in text` }))
+    assert.not.ok(line.includes(KEY), url)
+    assert.not.ok(line.includes(KEY.slice(4, 30)), url)
+    const parsed = JSON.parse(line)
+    assert.match(parsed.url, /^\/api\/v1\/get_followers\?/)
+    assert.match(parsed.url, /\[redacted\]/)
+    assert.is(parsed.note, 'key [redacted] in text')
+  }
+  // other parameters are kept as they are
+  assert.is(redact('/x?username=alice&page=2'), '/x?username=alice&page=2')
+  assert.is(redact(`/x?api_key=${KEY}&page=2`), '/x?api_key=[redacted]&page=2')
+})
+
+test('redact :: isApiKeyParamName decodes as URLSearchParams does', () => {
+  for (const name of ['api_key', 'api%5Fkey', 'api%5fkey', '%61pi_key', '%61%70%69%5F%6B%65%79']) {
+    assert.ok(isApiKeyParamName(name), name)
+    assert.ok(new URLSearchParams(`${name}=1`).has('api_key'), name)
+  }
+  for (const name of ['api_keys', 'apikey', 'api%5Fkeys', 'api%ZZkey', 'api key']) assert.not.ok(isApiKeyParamName(name), name)
+})
+
+test.run()
