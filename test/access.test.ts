@@ -3,12 +3,14 @@
  * response cache and operator actions. One suite, run against the embedded store and against a real redis-server.
  */
 import { spawn } from 'node:child_process'
+import http from 'node:http'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import Redis from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { serverConfigFromEnv } from '../server/config.ts'
 import { ApiError } from '../server/errors.ts'
 import type { MaybePromise } from '../server/internal/maybe_promise.ts'
 import { transientBytes } from '../server/internal/transient.ts'
@@ -27,6 +29,7 @@ import { openEmbeddedBackend } from '../server/access/backends/embedded.ts'
 import { openRedisBackend } from '../server/access/backends/redis.ts'
 import { tempDir as fixtureTempDir } from './_fixtures.ts'
 import { startRedis, type RedisServer } from './_redis.ts'
+import { setup } from './_setup.ts'
 
 type Method = 'header' | 'bearer' | 'query'
 const METHODS: Method[] = ['header', 'bearer', 'query']
@@ -65,6 +68,8 @@ interface Store {
   config(): StorageConfig
   /** Everything the store holds, as text, to search for secrets. */
   dump(): Promise<string>
+  /** Moves the end of an account's monthly window to `resetAt` (epoch ms), in the store itself; services closed. */
+  moveQuotaReset(userId: number, resetAt: number): Promise<void>
   stop(): Promise<void>
 }
 
@@ -226,6 +231,25 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     assert.is(await outcome(admit), 'quota_exceeded')
   })
 
+  test('quota :: the count returns to 0 at reset_time_at, and the next call opens a new 30-day window', async (ctx) => {
+    const { userId, key } = await account(ctx, { monthlyQuota: 3 })
+    const admit = () => ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')
+    for (let i = 0; i < 3; i++) await admit()
+    assert.is(await outcome(admit), 'quota_exceeded')
+    await ctx.services.close()
+    const resetAt = Date.now() + 400
+    await ctx.store.moveQuotaReset(userId, resetAt)
+    ctx.services = await createServices(ctx.store.config())
+    const before = await ctx.services.admin.usage(userId)
+    assert.equal([before.quota.used, before.quota.resetAt?.getTime()], [3, resetAt])
+    assert.is(await outcome(admit), 'quota_exceeded', 'until the window ends')
+    await sleep(resetAt - Date.now() + 50)
+    assert.equal([(await ctx.services.admin.usage(userId)).quota.used, (await ctx.services.admin.usage(userId)).quota.resetAt], [0, null])
+    const admission = await admit()
+    assert.is(admission.quota.used, 1)
+    assert.ok(admission.quota.resetAtMs - Date.now() > QUOTA_WINDOW_MS - 60_000, 'a new 30-day window')
+  })
+
   test('rate :: over the total gives rate_limited + Retry-After, other buckets are unaffected, the window resets', async (ctx) => {
     const { userId, key } = await account(ctx, { rate: '3/second' })
     const admit = (bucket: string) => ctx.services.access.admit(credentials({ header: key }), bucket)
@@ -371,6 +395,13 @@ function embeddedStore(dataDir = tempDir('embedded')): Store {
         .map((file) => `${file}\n${fs.readFileSync(file, 'utf8')}`)
         .join('\n')
     },
+    async moveQuotaReset(userId, resetAt) {
+      const file = path.join(dataDir, 'counters.json')
+      const windows = JSON.parse(fs.readFileSync(file, 'utf8'))
+      assert.ok(windows[`quota:${userId}`], 'the window is stored')
+      windows[`quota:${userId}`].expiresAt = resetAt
+      fs.writeFileSync(file, JSON.stringify(windows))
+    },
     async stop() {},
   }
 }
@@ -383,9 +414,28 @@ async function redisStore(): Promise<Store & { url: string }> {
     async dump() {
       const client = new Redis(redis.url)
       const keys = await client.keys('*')
-      const values = await Promise.all(keys.map((key) => client.dumpBuffer(key)))
+      // each value read as its type (DUMP's format compresses values, which would hide a key inside them)
+      const values = await Promise.all(
+        keys.map(async (key) => {
+          const type = await client.type(key)
+          if (type === 'string') return client.get(key)
+          if (type === 'hash') return JSON.stringify(await client.hgetall(key))
+          if (type === 'set') return JSON.stringify(await client.smembers(key))
+          if (type === 'list') return JSON.stringify(await client.lrange(key, 0, -1))
+          if (type === 'zset') return JSON.stringify(await client.zrange(key, 0, -1, 'WITHSCORES'))
+          throw new Error(`unexpected Redis type ${type} of ${key}`)
+        }),
+      )
       await client.quit()
-      return keys.map((key, i) => `${key}\n${values[i]?.toString('latin1')}`).join('\n')
+      return keys.map((key, i) => `${key}\n${values[i]}`).join('\n')
+    },
+    async moveQuotaReset(userId, resetAt) {
+      const client = new Redis(redis.url)
+      const key = `scoring:counters:{${userId}}:quota`
+      assert.is(await client.exists(key), 1, 'the window is stored')
+      await client.hset(key, 'reset_at', resetAt)
+      await client.pexpireat(key, resetAt)
+      await client.quit()
     },
     stop: () => redis.stop(),
   }
@@ -481,65 +531,84 @@ scaleOut.after(async (ctx) => {
   }
 })
 
-/**
- * A second, independent server-side process: its own `createServices` on the shared Redis. It warms up (connection,
- * script) on another account, then at the wall-clock time START_AT admits CALLS requests, 8 in flight at a time
- * (like requests arriving at a server, rather than one pipeline Redis would run in one go), round-robin over
- * ACCESS_KEYS, and prints how they ended.
- */
-const WORKER = `
-const { createServices } = await import(process.env.ACCESS_MODULE)
-const services = await createServices({ driver: 'redis', dataDir: '.', redisUrl: process.env.REDIS_URL })
-const admit = (key, bucket) => services.access.admit({ headers: new Headers({ 'x-api-key': key }), query: new URLSearchParams() }, bucket)
-await admit(process.env.WARMUP_KEY, 'api-limits')
-await new Promise((resolve) => setTimeout(resolve, Number(process.env.START_AT) - Date.now()))
-const keys = JSON.parse(process.env.ACCESS_KEYS)
-const outcomes = []
-const lane = async (first) => {
-  for (let i = first; i < Number(process.env.CALLS); i += 8) {
-    outcomes.push(await Promise.resolve().then(() => admit(keys[i % keys.length], 'api-get-alpha')).then(() => 'ok', (error) => error.code))
+/** A real server process (`scripts/serve.ts`) on the shared Redis, serving the tests' snapshot on a free port. */
+async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOOKUPS_RECORD: '0', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let log = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000)
+    const ready = () => {
+      const line = log.split('\n').find((l) => l.includes('"server.ready"'))
+      if (!line) return
+      clearTimeout(timer)
+      child.stderr.off('data', ready)
+      resolve(JSON.parse(line).url)
+    }
+    child.stderr.on('data', ready)
+    exited.then((code) => reject(new Error(`server exited with ${code}:\n${log}`)))
+  })
+  return {
+    url,
+    log: () => log,
+    async stop() {
+      child.kill('SIGTERM')
+      assert.is(await exited, 0, 'a graceful stop')
+    },
   }
 }
-await Promise.all(Array.from({ length: 8 }, (_, i) => lane(i)))
-await services.close()
-process.stdout.write(JSON.stringify(outcomes))
-`
 
-function runWorker(env: Record<string, string>): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WORKER], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** One GET over `agent`: 'ok' or the error code of the body. */
+function call(agent: http.Agent, url: string, key: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => {
+          const body = JSON.parse(text)
+          resolve(body.success === false ? body.error.code : 'ok')
+        })
+      })
+      .on('error', reject)
   })
-  let output = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`worker exited with ${code}`)))),
-  )
 }
 
 scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis admits exactly 100', async (ctx) => {
   const { admin } = ctx.services
   const { userId } = await admin.createAccount({ monthlyQuota: 100 })
-  const keys = []
+  const keys: string[] = []
   for (const name of ['a', 'b', 'c']) keys.push((await admin.createKey(userId, name)).key)
-  const warmup = await admin.createAccount({})
-  const env = {
-    ACCESS_MODULE: path.resolve(import.meta.dirname, '../server/access/index.ts'),
-    REDIS_URL: ctx.store.url,
-    ACCESS_KEYS: JSON.stringify(keys),
-    WARMUP_KEY: (await admin.createKey(warmup.userId, 'warmup')).key,
-    START_AT: String(Date.now() + 3000),
-    CALLS: '200',
+  const { snapshotsDir } = await setup()
+  const env = { STORAGE_DRIVER: 'redis', REDIS_URL: ctx.store.url, SNAPSHOTS_DIR: snapshotsDir, DATA_DIR: tempDir('scale-out') }
+  const servers = await Promise.all([startServerProcess(env), startServerProcess(env)])
+  const agents = servers.map(() => new http.Agent({ keepAlive: true, maxSockets: 8 }))
+  try {
+    // 200 calls, alternately to each server, 16 in flight (8 per server), round-robin over the keys
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call(agents[i % 2], `${servers[i % 2].url}api/v1/get_categories`, keys[i % 3]).then((o) => [i % 2, o] as const)),
+    )
+    const admitted = (server: number) => outcomes.filter(([s, o]) => s === server && o === 'ok').length
+    assert.is(admitted(0) + admitted(1), 100)
+    assert.ok(admitted(0) > 0 && admitted(1) > 0, `both servers admitted calls (${admitted(0)} + ${admitted(1)})`)
+    assert.ok(outcomes.every(([, o]) => o === 'ok' || o === 'quota_exceeded'))
+    assert.is((await admin.usage(userId)).quota.used, 100)
+  } finally {
+    for (const agent of agents) agent.destroy()
+    await Promise.all(servers.map((server) => server.stop()))
   }
-  const [first, second] = await Promise.all([runWorker(env), runWorker(env)])
-  const admitted = (outcomes: string[]) => outcomes.filter((o) => o === 'ok').length
-  assert.is(admitted(first) + admitted(second), 100)
-  assert.ok(admitted(first) > 0 && admitted(second) > 0, `both processes admitted calls (${admitted(first)} + ${admitted(second)})`)
-  assert.ok([...first, ...second].every((o) => o === 'ok' || o === 'quota_exceeded'))
-  assert.is((await admin.usage(userId)).quota.used, 100)
   const stored = await ctx.store.dump()
-  for (const key of [...keys, env.WARMUP_KEY]) assert.not.ok(stored.includes(key))
+  const logs = servers.map((server) => server.log()).join('')
+  assert.match(logs, '"server.ready"')
+  for (const key of keys) {
+    assert.not.ok(stored.includes(key), 'no raw key in Redis')
+    assert.not.ok(logs.includes(key), 'no raw key in the servers’ logs')
+  }
 })
 
 scaleOut.run()
@@ -581,6 +650,15 @@ rules('config :: STORAGE_DRIVER, DATA_DIR and REDIS_URL with their defaults', ()
   const redis = storageConfigFromEnv({ STORAGE_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6390', DATA_DIR: '/tmp/x' })
   assert.equal([redis.driver, redis.dataDir, redis.redisUrl], ['redis', '/tmp/x', 'redis://127.0.0.1:6390'])
   assert.throws(() => storageConfigFromEnv({ STORAGE_DRIVER: 'memcached' }), /STORAGE_DRIVER must be/)
+})
+
+rules('config :: cache TTLs: CACHE_TTL_SECONDS, and get_followers_diff’s own, capped at one hour', () => {
+  const defaults = serverConfigFromEnv({})
+  assert.equal([defaults.cacheTtlSeconds, defaults.cacheTtlFollowersDiffSeconds], [60, 600])
+  const set = serverConfigFromEnv({ CACHE_TTL_SECONDS: '5', CACHE_TTL_FOLLOWERS_DIFF_SECONDS: '1800' })
+  assert.equal([set.cacheTtlSeconds, set.cacheTtlFollowersDiffSeconds], [5, 1800])
+  assert.is(serverConfigFromEnv({ CACHE_TTL_FOLLOWERS_DIFF_SECONDS: '86400' }).cacheTtlFollowersDiffSeconds, 3600)
+  assert.is(serverConfigFromEnv({ CACHE_TTL_SECONDS: '0' }).cacheTtlSeconds, 0)
 })
 
 rules.run()

@@ -55,6 +55,22 @@ Limits('plan :: the rates follow the account’s plan', async () => {
   assert.equal([res.body.rates[0].total, res.body.rates[0].remaining], [500, 499])
 })
 
+Limits('reset_time_at :: in the server’s local time zone, without a suffix (here UTC+05:30)', async () => {
+  const { get, services } = await setup()
+  const { userId, keys } = await freshAccount()
+  const zone = process.env.TZ
+  process.env.TZ = 'Asia/Kolkata' // UTC+05:30 all year: no daylight saving time
+  try {
+    const res = await get('limits', {}, { key: keys[0] })
+    const resetAt = (await services.admin.usage(userId)).quota.resetAt!.getTime()
+    const expected = new Date(resetAt + 5.5 * 3600_000).toISOString().replace('Z', '')
+    assert.is(res.body.rates[0].reset_time_at, expected)
+  } finally {
+    if (zone === undefined) delete process.env.TZ
+    else process.env.TZ = zone
+  }
+})
+
 Limits('errors :: without a key it is api_key_missing', async () => {
   const { get } = await setup()
   const res = await get('limits', {}, { key: null })
