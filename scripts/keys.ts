@@ -7,7 +7,7 @@
  * @example npm run keys -- create-key --user 1 --name production
  */
 import { parseArgs } from 'node:util'
-import { AccessAdminError, createServices, storageConfigFromEnv } from '../server/access/index.ts'
+import { AccessAdminError, createServices, rateUnit, storageConfigFromEnv } from '../server/access/index.ts'
 import type { AccessAdmin, Account, KeyInfo, Plan } from '../server/access/index.ts'
 
 const USAGE = `Usage: npm run keys -- <command> [options]
@@ -22,7 +22,7 @@ const USAGE = `Usage: npm run keys -- <command> [options]
   usage --user ID                                   monthly quota used, remaining and reset time
   list-accounts
 
-Rates are <requests>/<second|minute|hour|day>; an unknown unit counts as minute.
+Rates are <requests>/<second|minute|hour|day> (any case, plural too); an unknown unit counts as minute.
 Storage comes from STORAGE_DRIVER (embedded|redis), DATA_DIR (./data) and REDIS_URL, as for the server.`
 
 type Options = { user?: string; name?: string; 'plan-quota'?: string; 'plan-rate'?: string }
@@ -62,7 +62,9 @@ const COMMANDS: Record<string, Command> = {
 
 function describeAccount({ userId, plan, apiAccess, keys }: Account, verb: string): string {
   const active = keys.filter((key) => !key.revokedAt).length
-  return `${verb} user_id ${userId}: ${plan.monthlyQuota} per month, ${plan.rate}, API access ${apiAccess ? 'on' : 'off'}, ` +
+  // the spec's fallback for a unit it does not know; said aloud, since a typo makes the rate per minute
+  const unit = rateUnit(plan.rate) ? '' : ` (no unit of second, minute, hour or day: counted per minute)`
+  return `${verb} user_id ${userId}: ${plan.monthlyQuota} per month, ${plan.rate}${unit}, API access ${apiAccess ? 'on' : 'off'}, ` +
     `${active} active key(s) of ${keys.length}`
 }
 

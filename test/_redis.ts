@@ -1,9 +1,12 @@
 /**
- * A real, throwaway `redis-server` on a free loopback port, without persistence, for the Redis-backed suites.
+ * A real Redis for the Redis-backed suites: a database of its own on the server `.ci/run` started
+ * (`TEST_REDIS_URL`), emptied before and after use; without that variable, a throwaway `redis-server` of its own on
+ * a free loopback port, without persistence.
  * @example const redis = await startRedis(); ... redis.url ...; await redis.stop()
  */
 import { spawn, spawnSync } from 'node:child_process'
 import net from 'node:net'
+import Redis from 'ioredis'
 
 export interface RedisServer {
   url: string
@@ -11,6 +14,8 @@ export interface RedisServer {
 }
 
 export async function startRedis(): Promise<RedisServer> {
+  const shared = process.env.TEST_REDIS_URL
+  if (shared) return sharedDatabase(shared)
   if (spawnSync('redis-server', ['--version']).error) {
     throw new Error('redis-server not found: apt-get install -y redis-server')
   }
@@ -33,6 +38,24 @@ export async function startRedis(): Promise<RedisServer> {
       await exited
     },
   }
+}
+
+/** Databases 1–15 of the shared server, one per suite in turn (a suite empties its own before and after use). */
+let nextDatabase = 0
+
+async function sharedDatabase(serverUrl: string): Promise<RedisServer> {
+  const url = `${serverUrl.replace(/\/\d*$/, '')}/${1 + (nextDatabase++ % 15)}`
+  const flush = async () => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 50 })
+    try {
+      await client.connect()
+      await client.flushdb()
+    } finally {
+      client.disconnect()
+    }
+  }
+  await flush()
+  return { url, stop: flush }
 }
 
 function freePort(): Promise<number> {

@@ -79,6 +79,15 @@ cli('deactivate, reactivate, revoke-key :: the server refuses and accepts accord
   assert.is(await admitOnce(ctx.dataDir, ctx.key), 'api_key_revoked')
 })
 
+cli('set-plan :: a rate with no known unit is accepted (per minute, as the spec says) and said to count per minute', (ctx) => {
+  const account = keys(ctx.env, 'create-account', '--plan-rate', '5/fortnight')
+  assert.is(account.code, 0, account.stderr)
+  assert.match(account.stdout, /^Created user_id 2: 10000 per month, 5\/fortnight \(no unit of second, minute, hour or day: counted per minute\)/)
+  const fixed = keys(ctx.env, 'set-plan', '--user', '2', '--plan-rate', '5/Hours')
+  assert.match(fixed.stdout, /^Updated user_id 2: 10000 per month, 5\/Hours, API access on/)
+  assert.match(keys(ctx.env, 'usage', '--user', '2').stdout, /rate: 5 per hour per operation bucket/)
+})
+
 cli('errors :: unknown accounts and keys exit 1 with a clear message; an unknown command prints the usage', (ctx) => {
   const unknownAccount = keys(ctx.env, 'set-plan', '--user', '99', '--plan-quota', '5')
   assert.equal([unknownAccount.code, unknownAccount.stderr], [1, 'Error: Unknown account: user_id 99'])

@@ -18,6 +18,7 @@ import {
   AccessAdminError,
   createServices,
   parseRate,
+  rateUnit,
   QUOTA_WINDOW_MS,
   rawHeaderReader,
   readApiKey,
@@ -641,6 +642,9 @@ rules('plans :: rate strings parse to a total and a period, unknown units fall b
   assert.equal(parseRate('7/day'), { total: 7, period: 'day' })
   assert.equal(parseRate('7/toString'), { total: 7, period: 'minute' })
   assert.equal(parseRate('7/weeks'), { total: 7, period: 'minute' })
+  assert.equal(parseRate('20/Hours'), { total: 20, period: 'hour' })
+  assert.equal(parseRate('3/SECONDS'), { total: 3, period: 'second' })
+  assert.equal([rateUnit('20/Hours'), rateUnit('7/fortnight'), rateUnit('7')], ['hour', null, null])
   assert.throws(() => parseRate('fast'), /Invalid rate/)
 })
 

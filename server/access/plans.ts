@@ -18,15 +18,25 @@ export interface Rate {
 }
 
 /**
- * Parse a plan's rate string; an unknown unit falls back to `minute` as the spec says.
+ * Parse a plan's rate string; an unknown unit falls back to `minute` as the spec says. Units are read without regard
+ * to case or a plural `s` (`20/Hours` is 20 per hour, not an unknown unit).
  * @example parseRate('1000/minute') // { total: 1000, period: 'minute' }
  * @example parseRate('5/fortnight') // { total: 5, period: 'minute' }
  */
 export function parseRate(rate: string): Rate {
   const match = /^\s*(\d+)\s*(?:\/\s*(\w*)\s*)?$/.exec(rate)
   if (!match) throw new RangeError(`Invalid rate "${rate}": expected <requests>/<second|minute|hour|day>`)
-  const unit = match[2] ?? ''
-  return { total: Number(match[1]), period: Object.hasOwn(PERIOD_MS, unit) ? (unit as RatePeriod) : 'minute' }
+  return { total: Number(match[1]), period: knownUnit(match[2] ?? '') ?? 'minute' }
+}
+
+/** The unit a rate string names, or null when it names none of second, minute, hour and day (it counts per minute). */
+export function rateUnit(rate: string): RatePeriod | null {
+  return knownUnit(/\/\s*(\w*)\s*$/.exec(rate)?.[1] ?? '')
+}
+
+function knownUnit(unit: string): RatePeriod | null {
+  const singular = unit.toLowerCase().replace(/s$/, '')
+  return Object.hasOwn(PERIOD_MS, singular) ? (singular as RatePeriod) : null
 }
 
 /** Fill a partial plan from `base` and check it, so bad plans are refused when set rather than when used. */

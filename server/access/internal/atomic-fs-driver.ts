@@ -8,7 +8,8 @@ let tempSequence = 0
 
 /**
  * unstorage's `fs-lite` driver, except that every write goes to a temporary file that is flushed to disk and then
- * renamed over the target: a crash leaves either the old or the new file, never a torn one.
+ * renamed over the target, and the folder is flushed too (so the rename itself survives a power loss): a crash
+ * leaves either the old or the new file, never a torn one.
  * @example createStorage({ driver: atomicFsDriver({ base: './data' }) })
  */
 export const atomicFsDriver = defineDriver((opts: { base: string }) => {
@@ -36,4 +37,10 @@ async function writeFileAtomic(path: string, value: string | Uint8Array): Promis
     await rm(temp, { force: true })
     throw error
   })
+  const folder = await open(dirname(path), 'r')
+  try {
+    await folder.sync()
+  } finally {
+    await folder.close()
+  }
 }
