@@ -365,6 +365,25 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     for (const { userId } of created) assert.ok(listed.includes(userId))
   })
 
+  test('admin :: two services on one store (a CLI beside a server) change one account and create accounts at once, losing nothing', async (ctx) => {
+    const other = await createServices(ctx.store.config())
+    try {
+      const { userId } = await ctx.services.admin.createAccount()
+      const admins = [ctx.services.admin, other.admin]
+      const created = await Promise.all(Array.from({ length: 12 }, (_, i) => admins[i % 2].createKey(userId, `k${i}`)))
+      ctx.issued.push(...created.map(({ key }) => key))
+      const names = (await ctx.services.admin.listKeys(userId)).map((key) => key.name).sort()
+      assert.equal(names, Array.from({ length: 12 }, (_, i) => `k${i}`).sort(), 'every key of both services is kept')
+      await Promise.all([admins[0].revokeKey(userId, 'k0'), admins[1].setPlan(userId, { monthlyQuota: 77 }), admins[0].setApiAccess(userId, false)])
+      const account = await other.admin.getAccount(userId)
+      assert.equal([account.keys.find((key) => key.name === 'k0')?.revokedAt !== null, account.plan.monthlyQuota, account.apiAccess], [true, 77, false])
+      const accounts = await Promise.all(Array.from({ length: 10 }, (_, i) => admins[i % 2].createAccount()))
+      assert.is(new Set(accounts.map((a) => a.userId)).size, 10, 'distinct user_ids')
+    } finally {
+      await other.close()
+    }
+  })
+
   test('restart :: keys, plans and quota counts survive closing and reopening the store', async (ctx) => {
     const { userId, key } = await account(ctx, { monthlyQuota: 7, rate: '100/hour' })
     for (let i = 0; i < 4; i++) await ctx.services.access.admit(credentials({ header: key }), 'api-get-alpha')

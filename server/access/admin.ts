@@ -32,11 +32,14 @@ export function createAccessAdmin(records: AccountRecords, backend: Backend): Ac
       throw new AccessAdminError((error as Error).message)
     }
   }
-  async function update(userId: number, change: (record: AccountRecord) => void): Promise<AccountRecord> {
-    const record = await load(userId)
-    change(record)
-    await records.save(record)
-    return record
+  /** Read, edit and write an account record under its lock, so changes from several processes never undo each other. */
+  function update(userId: number, change: (record: AccountRecord) => void): Promise<AccountRecord> {
+    return backend.exclusive(`account-${userId}`, async () => {
+      const record = await load(userId)
+      change(record)
+      await records.save(record)
+      return record
+    })
   }
 
   return {

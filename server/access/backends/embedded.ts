@@ -1,8 +1,10 @@
+import path from 'node:path'
 import { createStorage, type Storage } from 'unstorage'
 import { log } from '../../../pipeline/log.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
 import { atomicFsDriver } from '../internal/atomic-fs-driver.ts'
 import { createMemoryCache } from '../internal/memory-cache.ts'
+import { withFileLock } from '../internal/locks.ts'
 import type { Backend, CounterWindow, CountRequest, CountResult, Counters } from './interface.ts'
 
 /** How often counted calls reach the disk: a crash loses at most this much counting. */
@@ -19,21 +21,28 @@ const NEXT_USER_ID_ITEM = 'access:next-user-id'
 export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number): Promise<Backend> {
   const storage = createStorage({ driver: atomicFsDriver({ base: dataDir }) })
   const counters = await EmbeddedCounters.open(storage)
+  const exclusive = <T>(name: string, change: () => Promise<T>) => withFileLock(path.join(dataDir, 'locks', `${name}.lock`), change)
   let allocating: Promise<unknown> = Promise.resolve()
   return {
     storage,
     counters,
     cache: createMemoryCache(cacheMaxBytes),
-    /** Read, increment and write one at a time, so concurrent creations in this process never share an id. */
+    /**
+     * Read, increment and write one at a time (in this process, then under the lock file), so concurrent creations
+     * never share an id, in this process or another (the CLI beside a server).
+     */
     nextUserId() {
-      const next = allocating.then(async () => {
-        const id = Number((await storage.getItem(NEXT_USER_ID_ITEM)) ?? 0) + 1
-        await storage.setItem(NEXT_USER_ID_ITEM, String(id))
-        return id
-      })
+      const next = allocating.then(() =>
+        exclusive('next-user-id', async () => {
+          const id = Number((await storage.getItem(NEXT_USER_ID_ITEM)) ?? 0) + 1
+          await storage.setItem(NEXT_USER_ID_ITEM, String(id))
+          return id
+        }),
+      )
       allocating = next.catch(() => undefined)
       return next
     },
+    exclusive,
     async close() {
       await counters.close()
       await storage.dispose()

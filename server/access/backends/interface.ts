@@ -64,5 +64,10 @@ export interface Backend {
   cache: ResponseCache
   /** A fresh account id, unique even when several processes create accounts. */
   nextUserId(): Promise<number>
+  /**
+   * Runs `change` while no other holder of the lock `name` runs, in this process or another on the same store
+   * (the operator's read-edit-write of an account record).
+   */
+  exclusive<T>(name: string, change: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }

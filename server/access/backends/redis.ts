@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type Redis from 'ioredis'
 import { createStorage } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
+import { acquire, LOCK_STALE_MS } from '../internal/locks.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
 import { createResponseCache } from '../response-cache.ts'
 import type { Backend, CountRequest, CountResult, Counters } from './interface.ts'
@@ -65,10 +67,28 @@ export async function openRedisBackend(url: string): Promise<Backend> {
     async nextUserId() {
       return client.incr(`${REDIS_BASE}:${NEXT_USER_ID_ITEM}`)
     },
+    exclusive: (name, change) => withRedisLock(client, `${REDIS_BASE}:locks:${name}`, change),
     async close() {
       await client.quit()
       await storage.dispose()
     },
+  }
+}
+
+/** Releases the lock only if it is still this holder's (its token), so a taken-over lock is never released by the old holder. */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`
+
+/**
+ * `change` under `SET key token NX PX`: one holder at a time across every process on this Redis; a holder that died
+ * loses the lock after `LOCK_STALE_MS`.
+ */
+async function withRedisLock<T>(client: Redis, key: string, change: () => Promise<T>): Promise<T> {
+  const token = randomUUID()
+  await acquire(async () => (await client.set(key, token, 'PX', LOCK_STALE_MS, 'NX')) === 'OK', key)
+  try {
+    return await change()
+  } finally {
+    await client.eval(RELEASE_SCRIPT, 1, key, token)
   }
 }
 
