@@ -174,7 +174,8 @@ async function main(): Promise<void> {
         withAccess: medianOf(runs.map((run) => rps(run.withAccess) / rps(run.hello))),
         overhead: withoutAccess && medianOf(runs.map((run) => 1 - rps(run.withAccess) / rps(run.withoutAccess!))),
       }
-      rows.push({ op: op.name, hello: median(runs.map((run) => run.hello)), withoutAccess, withAccess, ratios })
+      const overheads = withoutAccess ? runs.map((run) => 1 - rps(run.withAccess) / rps(run.withoutAccess!)) : []
+      rows.push({ op: op.name, hello: median(runs.map((run) => run.hello)), withoutAccess, withAccess, ratios, overheads })
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }
     const health = (await (await fetch(`${full.url}healthz`)).json()) as Memory
@@ -202,6 +203,8 @@ interface Row {
   withoutAccess: Measured | null
   withAccess: Measured
   ratios: { ceiling: number; withoutAccess: number | null; withAccess: number; overhead: number | null }
+  /** The access overhead of each round (none for `limits`, which needs a key). */
+  overheads: number[]
 }
 
 function report(scale: string, baseline: Measured, rows: Row[], server: Pick<Spawned, 'readyMs' | 'warmedMs'>, memory: Memory): void {
@@ -255,7 +258,21 @@ function targets(rows: Row[]): string[] {
     counted('p99 ≤ 10 ms without access', { of: bare, value: (row) => row.withoutAccess!.latency.p99, limit: 10, atLeast: false, show: ms }),
     counted('p99 ≤ 10 ms with access', { of: rows, value: (row) => row.withAccess.latency.p99, limit: 10, atLeast: false, show: ms }),
     counted('access overhead ≤ 15%', { of: bare, value: (row) => row.ratios.overhead!, limit: 0.15, atLeast: false, show: percent }),
+    pooledOverhead(bare),
   ]
+}
+
+/**
+ * The access overhead of the whole API: the median of every round's ratio of every operation. One operation's
+ * median of a few rounds moves by several points from run to run on this shared machine (two aliases served by the
+ * same code have differed by 30 points in one run); pooled, the rounds of all operations say what the access path
+ * costs an operation of this API, and the quartiles how far single rounds spread.
+ */
+function pooledOverhead(rows: Row[]): string {
+  const all = rows.flatMap((row) => row.overheads).sort((a, b) => a - b)
+  if (all.length === 0) return 'access overhead, all operations: none measured'
+  const at = (q: number) => all[Math.min(all.length - 1, Math.floor(q * all.length))]
+  return `access overhead, all operations: median ${percent(medianOf(all))} of ${all.length} rounds (quartiles ${percent(at(0.25))} to ${percent(at(0.75))}) ${medianOf(all) <= 0.15 ? 'met' : 'missed'} (≤ 15%)`
 }
 
 function percent(value: number): string {
