@@ -13,6 +13,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { createServices, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv, type ServerConfig } from '../server/config.ts'
+import { defineOperation, type Operation } from '../server/operation.ts'
 import { startServer, type RunningServer } from '../server/listen.ts'
 import { tempDir } from './_fixtures.ts'
 
@@ -94,6 +95,21 @@ async function create(): Promise<TestEnv> {
     query,
     startAnother,
   }
+}
+
+/** An operation whose handler throws `error` (an unexpected exception: the server answers `server_error`). */
+export function failingOperation(name: string, error: Error): Operation {
+  return defineOperation({
+    name,
+    groups: ['Reference'],
+    summary: 'throws',
+    parameters: [],
+    response: {},
+    cache: 'never',
+    handle() {
+      throw error
+    },
+  })
 }
 
 /** GET helper usable against any running server; every body must be ASCII JSON (docs/api.md), or it throws. */

@@ -8,9 +8,8 @@ import http from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
-import { defineOperation } from '../server/operation.ts'
 import { cacheKey } from '../server/internal/cache_key.ts'
-import { request, setup, type GetOptions } from './_setup.ts'
+import { failingOperation, request, setup, type GetOptions } from './_setup.ts'
 
 const METHODS = ['header', 'bearer', 'query'] as const
 
@@ -211,17 +210,7 @@ const Logs = suite('access over HTTP: logs')
 
 Logs('logs :: a request that fails unexpectedly is logged with its URL, the key redacted in every form', async () => {
   const env = await setup()
-  const failing = defineOperation({
-    name: 'failing_logged',
-    groups: ['Reference'],
-    summary: 'throws',
-    parameters: [],
-    response: {},
-    cache: 'never',
-    handle() {
-      throw new TypeError('boom')
-    },
-  })
+  const failing = failingOperation('failing_logged', new TypeError('boom'))
   const app = createApp({ ...env.config, snapshots: env.server.snapshots, access: env.services.access, operations: [failing] })
   const encodedKey = env.key.replace('_', '%5F')
   const logged = await stderrOf(async () => {

@@ -5,9 +5,9 @@ import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
 import type { ApiError } from '../server/errors.ts'
 import { resolveAccount } from '../server/rules/account.ts'
-import { defineOperation, rateLimitBucket } from '../server/operation.ts'
+import { rateLimitBucket } from '../server/operation.ts'
 import { operations } from '../server/routes/index.ts'
-import { request, setup } from './_setup.ts'
+import { failingOperation, request, setup } from './_setup.ts'
 import { tempDir } from './_fixtures.ts'
 
 const OpenApi = suite('openapi')
@@ -180,17 +180,7 @@ Pipeline('cache :: limits is never cached and counts every call', async () => {
 
 Pipeline('errors :: an unexpected exception is server_error "Unexpected error…" without internals', async () => {
   const env = await setup()
-  const failing = defineOperation({
-    name: 'failing',
-    groups: ['Reference'],
-    summary: 'throws',
-    parameters: [],
-    response: {},
-    cache: 'never',
-    handle() {
-      throw new TypeError('secret internal detail')
-    },
-  })
+  const failing = failingOperation('failing', new TypeError('secret internal detail'))
   const app = createApp({ ...env.config, snapshots: env.server.snapshots, operations: [failing] })
   const res = await app.request('/api/v1/failing')
   const body = (await res.json()) as { message: string; error: { code: string } }
