@@ -7,8 +7,11 @@
 
 /** A key as sent, or with its `_` percent-encoded (`ask%5F…`, which a query string decodes to the key). */
 const KEY_PATTERN = /\bask(?:_|%5[Ff])[A-Za-z0-9_%-]{8,}/g
-/** A query parameter inside a logged URL (the value stops at the JSON string's end too). */
-const QUERY_PARAM_PATTERN = /([?&])([^=&#\s"\\]+)=([^&#\s"\\]*)/g
+/**
+ * A query parameter inside a logged URL: its value runs to the next parameter, fragment, space or the JSON string's
+ * end, through JSON's escape pairs (`\\`, `\"`), so no part of it is left after the redaction.
+ */
+const QUERY_PARAM_PATTERN = /([?&])([^=&#\s"\\]+)=(?:[^&#\s"\\]|\\.)*/g
 
 /**
  * Whether a query parameter's name, as sent, is `api_key`: literally, or percent-encoded in any part (`api%5Fkey`),
@@ -29,8 +32,9 @@ export function isApiKeyParamName(name: string): boolean {
 /** Remove anything that looks like an API key from a string (raw keys, `api_key=` query parameters). */
 export function redact(text: string): string {
   return text
+    // in any case too (`API_KEY=`): not a credential for the server, but what a client meant as one
     .replace(QUERY_PARAM_PATTERN, (param, separator: string, name: string) =>
-      isApiKeyParamName(name) ? `${separator}${name}=[redacted]` : param,
+      isApiKeyParamName(name.toLowerCase()) ? `${separator}${name}=[redacted]` : param,
     )
     .replace(KEY_PATTERN, '[redacted]')
 }

@@ -238,7 +238,7 @@ function storeSuite(name: string, openStore: () => Promise<Store>) {
     for (let i = 0; i < 3; i++) await admit()
     assert.is(await outcome(admit), 'quota_exceeded')
     await ctx.services.close()
-    const resetAt = Date.now() + 400
+    const resetAt = Date.now() + 2500 // time enough to reopen the store and check before it
     await ctx.store.moveQuotaReset(userId, resetAt)
     ctx.services = await createServices(ctx.store.config())
     const before = await ctx.services.admin.usage(userId)
@@ -561,8 +561,14 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
   let log = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  // never left running by a failed test
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start:\n${log}`))
+    }, 60_000)
     const ready = () => {
       const line = log.split('\n').find((l) => l.includes('"server.ready"'))
       if (!line) return
@@ -577,6 +583,7 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
     url,
     log: () => log,
     async stop() {
+      process.off('exit', killOnExit)
       child.kill('SIGTERM')
       assert.is(await exited, 0, 'a graceful stop')
     },
@@ -591,8 +598,12 @@ function call(agent: http.Agent, url: string, key: string): Promise<string> {
         let text = ''
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
         res.on('end', () => {
-          const body = JSON.parse(text)
-          resolve(body.success === false ? body.error.code : 'ok')
+          try {
+            const body = JSON.parse(text)
+            resolve(body.success === false ? body.error.code : 'ok')
+          } catch (error) {
+            reject(error)
+          }
         })
       })
       .on('error', reject)
@@ -606,7 +617,12 @@ scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis a
   for (const name of ['a', 'b', 'c']) keys.push((await admin.createKey(userId, name)).key)
   const { snapshotsDir } = await setup()
   const env = { STORAGE_DRIVER: 'redis', REDIS_URL: ctx.store.url, SNAPSHOTS_DIR: snapshotsDir, DATA_DIR: tempDir('scale-out') }
-  const servers = await Promise.all([startServerProcess(env), startServerProcess(env)])
+  const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env)])
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  if (servers.length < 2) {
+    await Promise.all(servers.map((server) => server.stop()))
+    throw started.find((result) => result.status === 'rejected')!.reason
+  }
   const agents = servers.map(() => new http.Agent({ keepAlive: true, maxSockets: 8 }))
   try {
     // 200 calls, alternately to each server, 16 in flight (8 per server), round-robin over the keys

@@ -114,8 +114,12 @@ Limits('quota :: quota 1 and 1,000 concurrent requests over HTTP: exactly one an
             res.setEncoding('utf8')
             res.on('data', (chunk) => (text += chunk))
             res.on('end', () => {
-              const body = JSON.parse(text)
-              resolve(body.success === true ? 'ok' : body.error.code)
+              try {
+                const body = JSON.parse(text)
+                resolve(body.success === true ? 'ok' : body.error.code)
+              } catch (error) {
+                reject(error)
+              }
             })
           })
           .on('error', reject)
@@ -219,7 +223,8 @@ Logs('logs :: a request that fails unexpectedly is logged with its URL, the key 
       assert.is(((await res.json()) as { error: { code: string } }).error.code, 'server_error', query)
     }
   })
-  const lines = logged.trim().split('\n').map((line) => JSON.parse(line))
+  // (anything else on stderr meanwhile, not a log line, is left out)
+  const lines = logged.trim().split('\n').filter((line) => line.startsWith('{"')).map((line) => JSON.parse(line))
   const errors = lines.filter((line) => line.event === 'request.unexpected_error')
   assert.is(errors.length, 3, logged)
   for (const line of errors) assert.match(line.url, /^\/api\/v1\/failing_logged\?.*=\[redacted\]/)

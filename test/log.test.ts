@@ -40,6 +40,17 @@ test('redact :: a key in every form a URL can carry it, and the line stays valid
     assert.match(parsed.url, /\[redacted\]/)
     assert.is(parsed.note, 'key [redacted] in text')
   }
+  // values that are not keys of ours, sent as the credential: redacted by the parameter's name, to their very end
+  const secrets = [
+    ['/x?api%5Fkey=secretvalue1&page=2', '/x?api%5Fkey=[redacted]&page=2'],
+    ['/x?page=2&API_KEY=secretvalue2', '/x?page=2&API_KEY=[redacted]'],
+    ['/x?api_key=secret\\value3"quoted&page=2', '/x?api_key=[redacted]&page=2'],
+  ]
+  for (const [url, expected] of secrets) {
+    const [line] = stderrOf(() => log.warn('request.logged', { url }))
+    assert.not.ok(/secret|value/.test(line), line)
+    assert.is(JSON.parse(line).url, expected)
+  }
   // other parameters are kept as they are
   assert.is(redact('/x?username=alice&page=2'), '/x?username=alice&page=2')
   assert.is(redact(`/x?api_key=${KEY}&page=2`), '/x?api_key=[redacted]&page=2')

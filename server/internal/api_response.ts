@@ -12,15 +12,19 @@ import { STATUS_CODES } from 'node:http'
 import { FastResponse } from 'srvx'
 
 export class ApiResponse extends FastResponse {
-  private web: Response | undefined
+  // private fields (#): an own property named `bytes` would hide `Response.prototype.bytes()`
+  readonly #bytes: Buffer
+  /** Name, value, …, names in lower case; `content-length` is added when Node writes it. */
+  readonly #lines: string[]
+  readonly #code: number
+  #lengthAdded = false
+  #web: Response | undefined
 
-  constructor(
-    private readonly bytes: Buffer,
-    /** Name, value, …, names in lower case; `content-length` is added when Node writes it. */
-    private readonly lines: string[],
-    private readonly code: number,
-  ) {
+  constructor(bytes: Buffer, lines: string[], code: number) {
     super(bytes, { status: code, statusText: STATUS_CODES[code] })
+    this.#bytes = bytes
+    this.#lines = lines
+    this.#code = code
   }
 
   // @ts-expect-error a property in the DOM types; here the web view's, made when read
@@ -29,23 +33,27 @@ export class ApiResponse extends FastResponse {
   }
 
   /**
-   * The web view: srvx's `FastResponse` forwards every member it does not define itself (`body`, `json()`,
-   * `clone()`…) to `_response`, so they all see these headers.
+   * The web view: srvx's `FastResponse` forwards every member it does not define itself (`body`, `bytes()`,
+   * `json()`, `clone()`…) to `_response`, so they all see these headers.
    */
   get _response(): Response {
-    if (this.web === undefined) {
+    if (this.#web === undefined) {
+      const lines = this.#lines
       const headers = new Headers()
-      for (let i = 0; i < this.lines.length; i += 2) headers.append(this.lines[i], this.lines[i + 1])
-      this.web = new NativeResponse(this.bytes, { status: this.code, statusText: STATUS_CODES[this.code], headers })
+      for (let i = 0; i < lines.length; i += 2) headers.append(lines[i], lines[i + 1])
+      this.#web = new NativeResponse(this.#bytes, { status: this.#code, statusText: STATUS_CODES[this.#code], headers })
     }
-    return this.web
+    return this.#web
   }
 
-  /** What srvx's Node adapter writes, once per response (see `_sendNodeResponse` in srvx/adapters/node). */
+  /** What srvx's Node adapter writes (see `_sendNodeResponse` in srvx/adapters/node): the lines and their length. */
   _toNodeResponse(): { status: number; statusText: string | undefined; headers: string[]; body: Buffer } {
-    const { lines, bytes, code } = this
-    lines.push('content-length', String(bytes.length))
-    return { status: code, statusText: STATUS_CODES[code], headers: lines, body: bytes }
+    const lines = this.#lines
+    if (!this.#lengthAdded) {
+      lines.push('content-length', String(this.#bytes.length))
+      this.#lengthAdded = true
+    }
+    return { status: this.#code, statusText: STATUS_CODES[this.#code], headers: lines, body: this.#bytes }
   }
 }
 

@@ -56,14 +56,16 @@ export function cacheKeyHashFrom(seed: number, search: string): number {
  */
 function isCredential(text: string, start: number, end: number): boolean {
   if (text.startsWith('api_key', start) && (end === start + 7 || text.charCodeAt(start + 7) === 0x3d)) return true
+  // a name that decodes to `api_key` has a '%' and at most 21 characters (each of the 7 as %XX)
+  const last = Math.min(end, start + 22)
   let nameEnd = start
   let encoded = false
-  for (; nameEnd < end; nameEnd++) {
+  for (; nameEnd < last; nameEnd++) {
     const code = text.charCodeAt(nameEnd)
     if (code === 0x3d) break
     if (code === 0x25) encoded = true
   }
-  return encoded && isApiKeyParamName(text.slice(start, nameEnd))
+  return encoded && nameEnd - start <= 21 && isApiKeyParamName(text.slice(start, nameEnd))
 }
 
 const OFFSET = 0x811c9dc5

@@ -4,13 +4,14 @@
  *
  * @example await withFileLock(path.join(dataDir, 'locks', 'account-1.lock'), () => edit())
  */
-import { mkdir, open, rm, stat } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
-/** Give up waiting for a lock after this long (the error names the lock). */
-export const LOCK_TIMEOUT_MS = 10_000
 /** A lock held longer than this is a dead holder's and is taken over. Changes under a lock take milliseconds. */
-export const LOCK_STALE_MS = 30_000
+export const LOCK_STALE_MS = 15_000
+/** Give up waiting for a lock after this long (the error names the lock): longer than a dead holder keeps it. */
+export const LOCK_TIMEOUT_MS = 20_000
 
 /**
  * Calls `tryAcquire` until it takes the lock, with a growing, jittered pause between tries (2 ms to 50 ms).
@@ -24,28 +25,89 @@ export async function acquire(tryAcquire: () => Promise<boolean>, lock: string):
   }
 }
 
+/** What a lock file holds: its holder's token and process. */
+interface Holder {
+  token: string
+  pid: number
+}
+
 /**
- * `change` while holding a lock between processes that share a folder: a lock file created with O_EXCL and removed
- * when done. A holder that died leaves its file behind: one older than `LOCK_STALE_MS` is removed and taken.
+ * `change` while holding a lock between processes that share a folder: a lock file created with O_EXCL, naming its
+ * holder, and removed when done by that holder only. A holder that died leaves its file behind: one whose process
+ * is gone (this host), or older than `LOCK_STALE_MS`, is taken over, one waiter at a time (under `<file>.takeover`,
+ * itself created with O_EXCL), after checking it is still the same holder's file.
  */
 export async function withFileLock<T>(file: string, change: () => Promise<T>): Promise<T> {
   await mkdir(dirname(file), { recursive: true })
-  await acquire(async () => {
-    try {
-      const handle = await open(file, 'wx')
-      await handle.writeFile(JSON.stringify({ pid: process.pid, at: new Date().toISOString() }))
-      await handle.close()
-      return true
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-    const held = await stat(file).catch(() => null)
-    if (held && Date.now() - held.mtimeMs > LOCK_STALE_MS) await rm(file, { force: true })
-    return false
-  }, file)
+  const holder: Holder = { token: randomUUID(), pid: process.pid }
+  await acquire(async () => (await create(file, holder)) || (await takeOverDead(file), false), file)
   try {
     return await change()
   } finally {
-    await rm(file, { force: true })
+    if ((await readHolder(file))?.token === holder.token) await rm(file, { force: true })
+  }
+}
+
+/** Creates `file` naming `holder`; false when it exists. */
+async function create(file: string, holder: Holder): Promise<boolean> {
+  let handle
+  try {
+    handle = await open(file, 'wx')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+  try {
+    await handle.writeFile(JSON.stringify(holder))
+  } finally {
+    await handle.close()
+  }
+  return true
+}
+
+/** Removes the lock file if its holder is dead, re-checked under the takeover file so no live holder's file goes. */
+async function takeOverDead(file: string): Promise<void> {
+  const seen = await readHolder(file)
+  if (!(await isDead(file, seen))) return
+  const guard = `${file}.takeover`
+  if (!(await create(guard, { token: randomUUID(), pid: process.pid }))) {
+    // a takeover that died itself: its guard goes once stale
+    if (await isStale(guard)) await rm(guard, { force: true })
+    return
+  }
+  try {
+    const now = await readHolder(file)
+    if (now?.token === seen?.token && (await isDead(file, now))) await rm(file, { force: true })
+  } finally {
+    await rm(guard, { force: true })
+  }
+}
+
+async function isDead(file: string, holder: Holder | null): Promise<boolean> {
+  if (holder && !processIsAlive(holder.pid)) return true
+  return isStale(file)
+}
+
+async function isStale(file: string): Promise<boolean> {
+  const held = await stat(file).catch(() => null)
+  return held !== null && Date.now() - held.mtimeMs > LOCK_STALE_MS
+}
+
+/** The lock file's holder; null when there is no file or it is still being written. */
+async function readHolder(file: string): Promise<Holder | null> {
+  try {
+    const holder = JSON.parse(await readFile(file, 'utf8')) as Holder
+    return typeof holder.token === 'string' && Number.isSafeInteger(holder.pid) && holder.pid > 0 ? holder : null
+  } catch {
+    return null
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
