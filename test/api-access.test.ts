@@ -185,7 +185,8 @@ Cache('cache :: a hit counts against the quota and the rate like any call', asyn
     seen.push(res.headers.get('x-cache')!)
     assert.match(res.headers.get('ratelimit') ?? '', new RegExp(`^"monthly";r=${4 - i};t=\\d+, "api-get-tags-list";r=${99 - i};`))
   }
-  assert.equal(seen, ['MISS', 'MISS', 'HIT', 'HIT'], 'stored on the second miss, then served from the cache')
+  // stored on the second miss (or on the first, for the doorkeeper's rare false positive), then served from the cache
+  assert.equal([seen[0], seen[2], seen[3]], ['MISS', 'HIT', 'HIT'], seen.join(' '))
   assert.is((await env.services.admin.usage(userId)).quota.used, 4)
   assert.is((await env.get('get_tags_list', query, { key })).headers.get('x-cache'), 'HIT')
   const refused = await env.get('get_tags_list', query, { key })
