@@ -168,13 +168,13 @@ async function main(): Promise<void> {
       const withAccess = median(runs.map((run) => run.withAccess))
       // ratios of the servers loaded in the same round, then their median: a slower stretch of the machine that
       // spans a round weighs on both sides of each ratio
+      const overheads = withoutAccess ? runs.map((run) => 1 - rps(run.withAccess) / rps(run.withoutAccess!)) : []
       const ratios = {
         ceiling: medianOf(runs.map((run) => rps(run.ceiling) / rps(run.hello))),
         withoutAccess: withoutAccess && medianOf(runs.map((run) => rps(run.withoutAccess!) / rps(run.hello))),
         withAccess: medianOf(runs.map((run) => rps(run.withAccess) / rps(run.hello))),
-        overhead: withoutAccess && medianOf(runs.map((run) => 1 - rps(run.withAccess) / rps(run.withoutAccess!))),
+        overhead: withoutAccess && medianOf(overheads),
       }
-      const overheads = withoutAccess ? runs.map((run) => 1 - rps(run.withAccess) / rps(run.withoutAccess!)) : []
       rows.push({ op: op.name, hello: median(runs.map((run) => run.hello)), withoutAccess, withAccess, ratios, overheads })
       log.info('bench.operation', { op: op.name, rps: Math.round(withAccess.requests.average), p99: withAccess.latency.p99 })
     }

@@ -29,6 +29,7 @@ import type { CounterMemo } from '../server/access/backends/interface.ts'
 import { openEmbeddedBackend } from '../server/access/backends/embedded.ts'
 import { openRedisBackend } from '../server/access/backends/redis.ts'
 import { tempDir as fixtureTempDir } from './_fixtures.ts'
+import { outcomeOf } from './_capture.ts'
 import { startRedis, type RedisServer } from './_redis.ts'
 import { setup } from './_setup.ts'
 
@@ -590,26 +591,6 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
   }
 }
 
-/** One GET over `agent`: 'ok' or the error code of the body. */
-function call(agent: http.Agent, url: string, key: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
-        let text = ''
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-        res.on('end', () => {
-          try {
-            const body = JSON.parse(text)
-            resolve(body.success === false ? body.error.code : 'ok')
-          } catch (error) {
-            reject(error)
-          }
-        })
-      })
-      .on('error', reject)
-  })
-}
-
 scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis admits exactly 100', async (ctx) => {
   const { admin } = ctx.services
   const { userId } = await admin.createAccount({ monthlyQuota: 100 })
@@ -627,7 +608,7 @@ scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis a
   try {
     // 200 calls, alternately to each server, 16 in flight (8 per server), round-robin over the keys
     const outcomes = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => call(agents[i % 2], `${servers[i % 2].url}api/v1/get_categories`, keys[i % 3]).then((o) => [i % 2, o] as const)),
+      Array.from({ length: 200 }, (_, i) => outcomeOf(agents[i % 2], `${servers[i % 2].url}api/v1/get_categories`, { 'x-api-key': keys[i % 3] }).then((o) => [i % 2, o] as const)),
     )
     const admitted = (server: number) => outcomes.filter(([s, o]) => s === server && o === 'ok').length
     assert.is(admitted(0) + admitted(1), 100)

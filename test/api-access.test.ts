@@ -9,6 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
 import { cacheKey } from '../server/internal/cache_key.ts'
+import { outcomeOf, stderrOf } from './_capture.ts'
 import { failingOperation, request, setup, type GetOptions } from './_setup.ts'
 
 const METHODS = ['header', 'bearer', 'query'] as const
@@ -19,22 +20,6 @@ async function account(plan: { monthlyQuota?: number; rate?: string }, names = [
   const keys: string[] = []
   for (const name of names) keys.push((await services.admin.createKey(userId, name)).key)
   return { userId, keys, key: keys[0] }
-}
-
-/** The lines written to stderr while `run` runs (the server logs there). */
-async function stderrOf(run: () => Promise<unknown>): Promise<string> {
-  let text = ''
-  const original = process.stderr.write
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    text += String(chunk)
-    return true
-  }) as typeof process.stderr.write
-  try {
-    await run()
-  } finally {
-    process.stderr.write = original
-  }
-  return text
 }
 
 const Limits = suite('access over HTTP: limits')
@@ -107,23 +92,7 @@ Limits('quota :: quota 1 and 1,000 concurrent requests over HTTP: exactly one an
       if (via === 'header') headers['x-api-key'] = key
       if (via === 'bearer') headers.authorization = `Bearer ${key}`
       if (via === 'query') url.searchParams.set('api_key', key)
-      return new Promise<string>((resolve, reject) => {
-        http
-          .get(url, { agent, headers }, (res) => {
-            let text = ''
-            res.setEncoding('utf8')
-            res.on('data', (chunk) => (text += chunk))
-            res.on('end', () => {
-              try {
-                const body = JSON.parse(text)
-                resolve(body.success === true ? 'ok' : body.error.code)
-              } catch (error) {
-                reject(error)
-              }
-            })
-          })
-          .on('error', reject)
-      })
+      return outcomeOf(agent, url, headers)
     }),
   )
   agent.destroy()

@@ -2,28 +2,13 @@
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
 import { isApiKeyParamName, log, redact } from '../pipeline/log.ts'
+import { stderrOf } from './_capture.ts'
 
 const test = suite('log')
 
 const KEY = 'ask_' + 'Ab3_-x'.repeat(7) + 'z'
 
-/** The lines `write` sends to stderr. */
-function stderrOf(write: () => void): string[] {
-  const lines: string[] = []
-  const original = process.stderr.write
-  process.stderr.write = ((chunk: string) => {
-    lines.push(String(chunk))
-    return true
-  }) as typeof process.stderr.write
-  try {
-    write()
-  } finally {
-    process.stderr.write = original
-  }
-  return lines
-}
-
-test('redact :: a key in every form a URL can carry it, and the line stays valid JSON', () => {
+test('redact :: a key in every form a URL can carry it, and the line stays valid JSON', async () => {
   const urls = [
     `/api/v1/get_followers?username=a&api_key=${KEY}`,
     `/api/v1/get_followers?api%5Fkey=${KEY}&username=a`,
@@ -32,7 +17,7 @@ test('redact :: a key in every form a URL can carry it, and the line stays valid
     `/api/v1/get_followers?username=${KEY}`,
   ]
   for (const url of urls) {
-    const [line] = stderrOf(() => log.error('request.unexpected_error', { url, note: `key ${KEY} in text` }))
+    const line = await stderrOf(() => log.error('request.unexpected_error', { url, note: `key ${KEY} in text` }))
     assert.not.ok(line.includes(KEY), url)
     assert.not.ok(line.includes(KEY.slice(4, 30)), url)
     const parsed = JSON.parse(line)
@@ -47,7 +32,7 @@ test('redact :: a key in every form a URL can carry it, and the line stays valid
     ['/x?api_key=secret\\value3"quoted&page=2', '/x?api_key=[redacted]&page=2'],
   ]
   for (const [url, expected] of secrets) {
-    const [line] = stderrOf(() => log.warn('request.logged', { url }))
+    const line = await stderrOf(() => log.warn('request.logged', { url }))
     assert.not.ok(/secret|value/.test(line), line)
     assert.is(JSON.parse(line).url, expected)
   }

@@ -22,6 +22,7 @@ import path from 'node:path'
 import { log } from '../../pipeline/log.ts'
 import { readFully, type BlockCache, type BlockMap } from './block_cache.ts'
 import { transientArray, type TypedArrayType } from '../internal/transient.ts'
+import { isRunning } from '../internal/process.ts'
 
 const FORMAT = 1
 const MAGIC = 'ASSIDECAR\n'
@@ -104,15 +105,6 @@ function removeAbandoned(dir: string): void {
   for (const name of fs.readdirSync(dir)) {
     const pid = /\.(\d+)-\d+\.tmp$/.exec(name)?.[1]
     if (pid && Number(pid) !== process.pid && !isRunning(Number(pid))) fs.rmSync(path.join(dir, name), { force: true })
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

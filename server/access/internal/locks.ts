@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { isRunning } from '../../internal/process.ts'
 
 /** A lock held longer than this is a dead holder's and is taken over. Changes under a lock take milliseconds. */
 export const LOCK_STALE_MS = 15_000
@@ -84,7 +85,7 @@ async function takeOverDead(file: string): Promise<void> {
 }
 
 async function isDead(file: string, holder: Holder | null): Promise<boolean> {
-  if (holder && !processIsAlive(holder.pid)) return true
+  if (holder && !isRunning(holder.pid)) return true
   return isStale(file)
 }
 
@@ -100,14 +101,5 @@ async function readHolder(file: string): Promise<Holder | null> {
     return typeof holder.token === 'string' && Number.isSafeInteger(holder.pid) && holder.pid > 0 ? holder : null
   } catch {
     return null
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
