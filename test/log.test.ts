@@ -107,4 +107,27 @@ test('progress :: away from a terminal, a log line per tenth of the work and one
   assert.ok(done.ms >= 0)
 })
 
+/** Run `code` (an ES module using the log/ modules) on a pseudo-terminal (util-linux `script`), CI unset: its output. */
+function onTerminal(code: string) {
+  const { CI: _, ...env } = process.env
+  const command = `node --import tsx --input-type=module -e "${code.replaceAll('"', '\\"')}"`
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env, timeout: 30_000 })
+  assert.is(run.error, undefined, String(run.error))
+  assert.is(run.status, 0, run.stdout + run.stderr)
+  return run.stdout
+}
+
+test('progress :: on a terminal, a bar redrawn in place, then the done line; the process ends after done or fail', () => {
+  const done = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); for (let i = 0; i < 4; i++) p.tick(); p.done({ rows: 4 })")
+  assert.ok(done.includes('demo [') && done.includes('] 100% 4/4'), done)
+  assert.not.ok(done.includes('"event":"progress"'), 'no per-tenth log lines on a terminal')
+  const doneLine = done.split(/\r?\n/).find((l) => l.includes('"event":"progress.done"'))
+  assert.ok(doneLine, done)
+  assert.is(JSON.parse(doneLine.slice(doneLine.indexOf('{'))).rows, 4)
+  // work that throws ends its bar with fail(): nothing keeps the process alive
+  const failed = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); p.tick(); p.fail(); console.log('ended')")
+  assert.ok(failed.includes('] 25% 1/4') && failed.includes('ended'), failed)
+  assert.not.ok(failed.includes('progress.done'), failed)
+})
+
 test.run()
