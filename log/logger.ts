@@ -62,6 +62,23 @@ function loggable(value: unknown): unknown {
 
 const envLevel = process.env.LOG_LEVEL as Level | undefined
 
+/** Where finished lines go: stderr, or a progress bar's terminal while it is drawn (see `divertLines`). */
+let writeLine = (line: string): void => {
+  process.stderr.write(line)
+}
+
+/**
+ * Send every log line to `sink` instead of stderr until the returned function is called: a progress bar drawn on
+ * the terminal writes them above itself.
+ */
+export function divertLines(sink: (line: string) => void): () => void {
+  const previous = writeLine
+  writeLine = sink
+  return () => {
+    writeLine = previous
+  }
+}
+
 const logger = pino(
   {
     level: envLevel && LEVELS.includes(envLevel) ? envLevel : 'info',
@@ -74,9 +91,9 @@ const logger = pino(
     // the whole serialized line, so a key is caught in any field, nested or not
     hooks: { streamWrite: redact },
   },
-  // process.stderr rather than a file descriptor of pino's own: lines stay in order with everything else the
-  // process writes there, and whoever replaces process.stderr.write (a test capturing output) sees them
-  process.stderr,
+  // through process.stderr rather than a file descriptor of pino's own: lines stay in order with everything else
+  // the process writes there, and whoever replaces process.stderr.write (a test capturing output) sees them
+  { write: (line: string) => writeLine(line) },
 )
 
 /** Write one log line: `event` names what happened (`build.step`, `snapshot.load_failed`), `fields` the details. */

@@ -108,19 +108,26 @@ test('progress :: away from a terminal, a log line per tenth of the work and one
 })
 
 /** Run `code` (an ES module using the log/ modules) on a pseudo-terminal (util-linux `script`), CI unset: its output. */
-function onTerminal(code: string) {
+function onTerminal(code: string, status = 0) {
   const { CI: _, ...env } = process.env
   const command = `node --import tsx --input-type=module -e "${code.replaceAll('"', '\\"')}"`
   const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env, timeout: 30_000 })
   assert.is(run.error, undefined, String(run.error))
-  assert.is(run.status, 0, run.stdout + run.stderr)
+  assert.is(run.status, status, run.stdout + run.stderr)
   return run.stdout
 }
 
 test('progress :: on a terminal, a bar redrawn in place, then the done line; the process ends after done or fail', () => {
-  const done = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); for (let i = 0; i < 4; i++) p.tick(); p.done({ rows: 4 })")
+  const done = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; const p = progress('demo', 4); " +
+      "for (let i = 0; i < 4; i++) { p.tick(); log.info('step', { i }) } p.done({ rows: 4 })",
+  )
   assert.ok(done.includes('demo [') && done.includes('] 100% 4/4'), done)
   assert.not.ok(done.includes('"event":"progress"'), 'no per-tenth log lines on a terminal')
+  // the lines logged while the bar is drawn are all written, in order, none inside the bar's line
+  const steps = done.split(/\r?\n/).filter((l) => l.includes('"event":"step"'))
+  assert.equal(steps.map((l) => JSON.parse(l.slice(l.indexOf('{'))).i), [0, 1, 2, 3])
+  assert.ok(steps.every((l) => !l.includes('demo [')), done)
   const doneLine = done.split(/\r?\n/).find((l) => l.includes('"event":"progress.done"'))
   assert.ok(doneLine, done)
   assert.is(JSON.parse(doneLine.slice(doneLine.indexOf('{'))).rows, 4)
@@ -128,6 +135,12 @@ test('progress :: on a terminal, a bar redrawn in place, then the done line; the
   const failed = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); p.tick(); p.fail(); console.log('ended')")
   assert.ok(failed.includes('] 25% 1/4') && failed.includes('ended'), failed)
   assert.not.ok(failed.includes('progress.done'), failed)
+  // a process that exits while its bar is drawn still writes what it logged
+  const exited = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; progress('demo', 4).tick(); log.error('build.failed'); process.exit(3)",
+    3,
+  )
+  assert.ok(exited.includes('"event":"build.failed"'), exited)
 })
 
 test.run()
