@@ -49,15 +49,18 @@ const LEVELS = ['debug', 'info', 'warn', 'error'] as const
 type Level = (typeof LEVELS)[number]
 type Fields = Record<string, unknown>
 
-/** A field's value as JSON shows it: bigints (platform ids) as decimal strings, errors with their message and stack. */
-function loggable(value: unknown): unknown {
+/**
+ * A field's value as JSON shows it: bigints (platform ids) as decimal strings, errors with their type, message and
+ * stack, inside arrays and plain objects too (an object met again inside itself is `[Circular]`).
+ */
+function loggable(value: unknown, within: object[] = []): unknown {
   if (typeof value === 'bigint') return value.toString()
   if (value instanceof Error) return pino.stdSerializers.err(value)
-  if (Array.isArray(value)) return value.map(loggable)
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, loggable(v)]))
-  }
-  return value
+  if (value === null || typeof value !== 'object') return value
+  if (within.includes(value)) return '[Circular]'
+  if (Array.isArray(value)) return value.map((v) => loggable(v, [...within, value]))
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, loggable(v, [...within, value])]))
 }
 
 const envLevel = process.env.LOG_LEVEL as Level | undefined

@@ -71,6 +71,9 @@ test('log :: one JSON line per call: level label, ISO time, event, then the fiel
   const failed = JSON.parse(await stderrOf(() => log.error('x.failed', { error: new Error('disk full') })))
   assert.is(failed.error.message, 'disk full')
   assert.match(failed.error.stack, /Error: disk full/)
+  const cyclic: Record<string, unknown> = { n: 1n }
+  cyclic.self = cyclic
+  assert.equal(JSON.parse(await stderrOf(() => log.info('x', { cyclic }))).cyclic, { n: '1', self: '[Circular]' })
 })
 
 test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
