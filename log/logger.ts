@@ -65,9 +65,13 @@ function loggable(value: unknown, within: object[] = []): unknown {
 
 const envLevel = process.env.LOG_LEVEL as Level | undefined
 
-/** Where finished lines go: stderr, or a progress bar's terminal while it is drawn (see `divertLines`). */
-let writeLine = (line: string): void => {
-  process.stderr.write(line)
+/** Who takes finished lines instead of stderr, the latest first (see `divertLines`). */
+const sinks: Array<(line: string) => void> = []
+
+function writeLine(line: string): void {
+  const sink = sinks.at(-1)
+  if (sink) sink(line)
+  else process.stderr.write(line)
 }
 
 /**
@@ -75,10 +79,10 @@ let writeLine = (line: string): void => {
  * the terminal writes them above itself.
  */
 export function divertLines(sink: (line: string) => void): () => void {
-  const previous = writeLine
-  writeLine = sink
+  sinks.push(sink)
   return () => {
-    writeLine = previous
+    const at = sinks.lastIndexOf(sink)
+    if (at >= 0) sinks.splice(at, 1)
   }
 }
 

@@ -17,10 +17,13 @@ export interface Progress {
   fail(): void
 }
 
+/** Whether a bar is drawn now: the terminal holds one at a time, and work running beside it reports in log lines. */
+let barDrawn = false
+
 /** A reporter for `total` units of `task`. */
 export function progress(task: string, total: number): Progress {
   const started = Date.now()
-  const bar = process.stderr.isTTY && !process.env.CI ? terminalBar(task, total) : undefined
+  const bar = process.stderr.isTTY && !process.env.CI && !barDrawn ? terminalBar(task, total) : undefined
   let count = 0
   let loggedTenths = -1
   return {
@@ -57,10 +60,12 @@ function terminalBar(task: string, total: number) {
   bars.on('redraw-pre', () => held.splice(0).forEach((line) => bars.log(line)))
   const restoreLines = divertLines((line) => held.push(line))
   const bar = bars.create(total, 0)
+  barDrawn = true
   let stopped = false
   const stop = () => {
     if (stopped) return
     stopped = true
+    barDrawn = false
     process.off('exit', stop)
     bars.stop()
     restoreLines()

@@ -138,6 +138,15 @@ test('progress :: on a terminal, a bar redrawn in place, then the done line; the
   const failed = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); p.tick(); p.fail(); console.log('ended')")
   assert.ok(failed.includes('] 25% 1/4') && failed.includes('ended'), failed)
   assert.not.ok(failed.includes('progress.done'), failed)
+  // work beside a drawn bar reports in log lines (above the bar), and bars ended in any order leave stderr as it was
+  const beside = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; const a = progress('first', 2); " +
+      "const b = progress('second', 2); b.tick(2); a.tick(2); a.done(); b.done(); process.stderr.write('after\\n')",
+  )
+  assert.ok(beside.includes('first [') && !beside.includes('second ['), beside)
+  const events = beside.split(/\r?\n/).filter((l) => l.includes('{"level"')).map((l) => JSON.parse(l.slice(l.indexOf('{'))))
+  assert.equal(events.map((e) => `${e.event} ${e.task}`), ['progress second', 'progress.done first', 'progress.done second'])
+  assert.ok(beside.trimEnd().endsWith('after'), beside)
   // a process that exits while its bar is drawn still writes what it logged
   const exited = onTerminal(
     "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; progress('demo', 4).tick(); log.error('build.failed'); process.exit(3)",
