@@ -4,7 +4,7 @@
  * runs the fixed number of iterations.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { log } from './log.ts'
+import { log } from '../log/logger.ts'
 import { queryValue, runSqlFile, setVariables } from './duckdb.ts'
 import { SCORE_INPUTS, SCORE_ITERATION, SCORES } from './models.ts'
 

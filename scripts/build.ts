@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { prepareServing } from '../server/snapshot/load.ts'
 
 const { values } = parseArgs({

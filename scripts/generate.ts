@@ -3,7 +3,7 @@
  * Writes the raw folder of docs/raw-data.md (default `raw/`, end date = today's UTC date) and prints row counts.
  */
 import { parseArgs } from 'node:util'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { generateRaw } from './generate/index.ts'
 import { SCALES, type ScaleName } from './generate/scales.ts'
 

@@ -2,7 +2,7 @@
  * `npm run serve`: answer the API from `<SNAPSHOTS_DIR>/current` (see server/config.ts and the access settings
  * STORAGE_DRIVER, DATA_DIR, REDIS_URL). Stops cleanly on SIGINT/SIGTERM; SIGHUP re-checks the snapshot pointer.
  */
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { startServer } from '../server/listen.ts'

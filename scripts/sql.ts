@@ -1,13 +1,14 @@
 /**
  * SQL over the current snapshot: `npm run sql -- "select ..." [--snapshots DIR]`. Every Parquet file of
- * `snapshots/current` is a view named after the file (accounts, smart_followers, mentions, ...).
+ * `<DIR>/current` is a view named after the file (accounts, smart_followers, mentions, ...). DIR is `--snapshots`,
+ * else `SNAPSHOTS_DIR` (the folder the server serves from), else `snapshots`.
  */
 import { parseArgs } from 'node:util'
 import { formatTable, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { snapshots: { type: 'string', default: 'snapshots' } },
+  options: { snapshots: { type: 'string', default: process.env.SNAPSHOTS_DIR || 'snapshots' } },
 })
 const sql = positionals.join(' ').trim()
 if (!sql) {

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { prepareServing } from '../server/snapshot/load.ts'

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { rawHeaderReader, type Admission, type HeaderReader } from './access/index.ts'
 import type { AppOptions } from './app.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'

@@ -7,7 +7,7 @@
 import type { Server } from 'node:http'
 import { toNodeHandler } from 'h3'
 import { listen } from 'listhen'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'

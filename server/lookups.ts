@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { log } from '../pipeline/log.ts'
+import { log } from '../log/logger.ts'
 import { JsonWriter } from './internal/json_writer.ts'
 import type { Operation } from './operation.ts'
 import { resolveAccount } from './rules/account.ts'

@@ -1,7 +1,12 @@
-/** The shared logger (`pipeline/log.ts`): JSON lines on stderr, with API keys redacted in every form a request can carry. */
+/**
+ * The shared logger (`log/`): JSON lines on stderr (`level`, `time`, `event`, fields), with API keys redacted in every
+ * form a request can carry, and progress reported as log lines when stderr is not a terminal.
+ */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { isApiKeyParamName, log, redact } from '../pipeline/log.ts'
+import { spawnSync } from 'node:child_process'
+import { isApiKeyParamName, log, redact } from '../log/logger.ts'
+import { progress } from '../log/progress.ts'
 import { stderrOf } from './_capture.ts'
 
 const test = suite('log')
@@ -47,6 +52,107 @@ test('redact :: isApiKeyParamName decodes as URLSearchParams does', () => {
     assert.ok(new URLSearchParams(`${name}=1`).has('api_key'), name)
   }
   for (const name of ['api_keys', 'apikey', 'api%5Fkeys', 'api%ZZkey', 'api key']) assert.not.ok(isApiKeyParamName(name), name)
+})
+
+test('log :: one JSON line per call: level label, ISO time, event, then the fields; bigints as strings', async () => {
+  const text = await stderrOf(() => log.warn('snapshot.load_failed', { platform_id: 18000000000000000001n, nested: { ids: [1n] }, rows: 3 }))
+  assert.ok(text.endsWith('\n'))
+  assert.is(text.trimEnd().split('\n').length, 1)
+  const line = JSON.parse(text)
+  assert.equal(Object.keys(line).slice(0, 3), ['level', 'time', 'event'])
+  assert.is(line.level, 'warn')
+  assert.ok(Math.abs(Date.parse(line.time) - Date.now()) < 60_000, line.time)
+  assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  assert.is(line.event, 'snapshot.load_failed')
+  assert.is(line.platform_id, '18000000000000000001')
+  assert.equal(line.nested, { ids: ['1'] })
+  assert.is(line.rows, 3)
+  // an error keeps its message and stack
+  const failed = JSON.parse(await stderrOf(() => log.error('x.failed', { error: new Error('disk full') })))
+  assert.is(failed.error.message, 'disk full')
+  assert.match(failed.error.stack, /Error: disk full/)
+  const cyclic: Record<string, unknown> = { n: 1n }
+  cyclic.self = cyclic
+  assert.equal(JSON.parse(await stderrOf(() => log.info('x', { cyclic }))).cyclic, { n: '1', self: '[Circular]' })
+})
+
+test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
+  const script = "import { log } from './log/logger.ts'; for (const l of ['debug', 'info', 'warn', 'error']) log[l]('e.' + l)"
+  const levelsAt = (level: string) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, LOG_LEVEL: level },
+    })
+    assert.is(run.status, 0, run.stderr)
+    return run.stderr.trim().split('\n').map((l) => JSON.parse(l).level)
+  }
+  assert.equal(levelsAt('warn'), ['warn', 'error'])
+  assert.equal(levelsAt('debug'), ['debug', 'info', 'warn', 'error'])
+  assert.equal(levelsAt('loud'), ['info', 'warn', 'error'])
+})
+
+test('progress :: away from a terminal, a log line per tenth of the work and one when it is done', async () => {
+  const ci = process.env.CI
+  process.env.CI = '1' // a bar, not log lines, if the suite runs on a terminal
+  const text = await stderrOf(() => {
+    const p = progress('build', 40)
+    for (let i = 0; i < 40; i++) p.tick()
+    p.done({ snapshot_id: 's1' })
+  }).finally(() => (ci === undefined ? delete process.env.CI : (process.env.CI = ci)))
+  const lines = text.trim().split('\n').map((l) => JSON.parse(l))
+  const ticks = lines.filter((l) => l.event === 'progress')
+  assert.equal(ticks.map((l) => l.pct), [2, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100])
+  assert.ok(ticks.every((l) => l.task === 'build' && l.total === 40))
+  assert.is(ticks.at(-1).done, 40)
+  const done = lines.at(-1)
+  assert.is(done.event, 'progress.done')
+  assert.is(done.snapshot_id, 's1')
+  assert.ok(done.ms >= 0)
+})
+
+/** Run `code` (an ES module using the log/ modules) on a pseudo-terminal (util-linux `script`), CI unset: its output. */
+function onTerminal(code: string, status = 0) {
+  const { CI: _, ...env } = process.env
+  const command = `node --import tsx --input-type=module -e "${code.replaceAll('"', '\\"')}"`
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env, timeout: 30_000 })
+  assert.is(run.error, undefined, String(run.error))
+  assert.is(run.status, status, run.stdout + run.stderr)
+  return run.stdout
+}
+
+test('progress :: on a terminal, a bar redrawn in place, then the done line; the process ends after done or fail', () => {
+  const done = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; const p = progress('demo', 4); " +
+      "for (let i = 0; i < 4; i++) { p.tick(); log.info('step', { i }) } p.done({ rows: 4 })",
+  )
+  assert.ok(done.includes('demo [') && done.includes('] 100% 4/4'), done)
+  assert.not.ok(done.includes('"event":"progress"'), 'no per-tenth log lines on a terminal')
+  // the lines logged while the bar is drawn are all written, in order, none inside the bar's line
+  const steps = done.split(/\r?\n/).filter((l) => l.includes('"event":"step"'))
+  assert.equal(steps.map((l) => JSON.parse(l.slice(l.indexOf('{'))).i), [0, 1, 2, 3])
+  assert.ok(steps.every((l) => !l.includes('demo [')), done)
+  const doneLine = done.split(/\r?\n/).find((l) => l.includes('"event":"progress.done"'))
+  assert.ok(doneLine, done)
+  assert.is(JSON.parse(doneLine.slice(doneLine.indexOf('{'))).rows, 4)
+  // work that throws ends its bar with fail(): nothing keeps the process alive
+  const failed = onTerminal("import { progress } from './log/progress.ts'; const p = progress('demo', 4); p.tick(); p.fail(); console.log('ended')")
+  assert.ok(failed.includes('] 25% 1/4') && failed.includes('ended'), failed)
+  assert.not.ok(failed.includes('progress.done'), failed)
+  // work beside a drawn bar reports in log lines (above the bar), and bars ended in any order leave stderr as it was
+  const beside = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; const a = progress('first', 2); " +
+      "const b = progress('second', 2); b.tick(2); a.tick(2); a.done(); b.done(); process.stderr.write('after\\n')",
+  )
+  assert.ok(beside.includes('first [') && !beside.includes('second ['), beside)
+  const events = beside.split(/\r?\n/).filter((l) => l.includes('{"level"')).map((l) => JSON.parse(l.slice(l.indexOf('{'))))
+  assert.equal(events.map((e) => `${e.event} ${e.task}`), ['progress second', 'progress.done first', 'progress.done second'])
+  assert.ok(beside.trimEnd().endsWith('after'), beside)
+  // a process that exits while its bar is drawn still writes what it logged
+  const exited = onTerminal(
+    "import { progress } from './log/progress.ts'; import { log } from './log/logger.ts'; progress('demo', 4).tick(); log.error('build.failed'); process.exit(3)",
+    3,
+  )
+  assert.ok(exited.includes('"event":"build.failed"'), exited)
 })
 
 test.run()

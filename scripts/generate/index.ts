@@ -11,7 +11,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
-import { log, progress } from '../../pipeline/log.ts'
+import { log } from '../../log/logger.ts'
+import { progress } from '../../log/progress.ts'
 import {
   FOLLOWER_COUNT_DAYS, FOLLOW_ZIPF, SCALES, SCAN_WINDOW_DAYS, TWEET_DAYS, type Scale, type ScaleName,
 } from './scales.ts'

@@ -10,7 +10,7 @@
  * cacheKey('get_alpha', '?days=7&api_key=ask_…&by=score', snapshotId) // 'get_alpha?by=score&days=7@2026-11-21_…'
  * cacheKeyHash('get_alpha', '?by=score&days=7', snapshotId) === cacheKeyHash('get_alpha', '?days=7&by=score', snapshotId) // true
  */
-import { isApiKeyParamName } from '../../pipeline/log.ts'
+import { isApiKeyParamName } from '../../log/logger.ts'
 
 /** The canonical key of a query string (`?a=1&b=2` as `url.search` gives it, or empty). */
 export function cacheKey(operation: string, search: string, snapshotId: string): string {

@@ -12,7 +12,7 @@
  * @example const report = await warmSnapshot(snapshot) // { complete: true, ms: 1400, built: { category_sums: 9715, … } }
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { log } from '../../pipeline/log.ts'
+import { log } from '../../log/logger.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { scoreSumWarmers } from './label_sums.ts'
 import { mentionersWarmer } from './mentioners.ts'

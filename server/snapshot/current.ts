@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { log } from '../../pipeline/log.ts'
+import { log } from '../../log/logger.ts'
 import type { BlockCache } from './block_cache.ts'
 import { loadSnapshot, type LoadOptions } from './load.ts'
 import type { Snapshot } from './types.ts'

@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { log } from '../../pipeline/log.ts'
+import { log } from '../../log/logger.ts'
 import { HandleIndex } from '../internal/handle_index.ts'
 import { IdIndex } from '../internal/id_index.ts'
 import { runWorker } from '../internal/worker.ts'

@@ -19,7 +19,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { log } from '../../pipeline/log.ts'
+import { log } from '../../log/logger.ts'
 import { readFully, type BlockCache, type BlockMap } from './block_cache.ts'
 import { transientArray, type TypedArrayType } from '../internal/transient.ts'
 import { isRunning } from '../internal/process.ts'

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { createStorage, type Storage } from 'unstorage'
-import { log } from '../../../pipeline/log.ts'
+import { log } from '../../../log/logger.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
 import { atomicFsDriver } from '../internal/atomic-fs-driver.ts'
 import { createMemoryCache } from '../internal/memory-cache.ts'
