@@ -12,6 +12,16 @@ import { asciiJson } from './internal/json_parts.ts'
 import { warmReport } from './internal/warm.ts'
 import type { LookupRecorder } from './lookups.ts'
 import { buildOpenApi } from './openapi.ts'
+import {
+  API_REFERENCE_BUNDLE_PATH,
+  API_REFERENCE_CSP,
+  API_REFERENCE_INIT_PATH,
+  API_REFERENCE_PATH,
+  apiReferenceBundle,
+  apiReferenceInit,
+  apiReferencePage,
+} from './pages/api-reference.ts'
+import { llmsFullTxt, llmsTxt, type OpenApiDocument } from './pages/llms-txt.ts'
 import { operationPath, type Operation } from './operation.ts'
 import { operations as registry } from './routes/index.ts'
 import type { SnapshotSource } from './snapshot/current.ts'
@@ -62,6 +72,36 @@ export function createApp(options: AppOptions): H3 {
     return openapi
   })
 
+  const document = buildOpenApi(operations) as unknown as OpenApiDocument
+  app.get('/', (event) => {
+    event.res.status = 302
+    event.res.headers.set('location', API_REFERENCE_PATH)
+    return ''
+  })
+  app.get(API_REFERENCE_PATH, (event) => {
+    event.res.headers.set('content-type', 'text/html; charset=utf-8')
+    event.res.headers.set('content-security-policy', API_REFERENCE_CSP)
+    return apiReferencePage()
+  })
+  app.get(API_REFERENCE_BUNDLE_PATH, (event) => {
+    event.res.headers.set('content-type', 'text/javascript; charset=utf-8')
+    event.res.headers.set('cache-control', 'public, max-age=86400')
+    return apiReferenceBundle()
+  })
+  app.get(API_REFERENCE_INIT_PATH, (event) => {
+    event.res.headers.set('content-type', 'text/javascript; charset=utf-8')
+    return apiReferenceInit()
+  })
+  const llms = llmsTxt(document)
+  app.get('/llms.txt', (event) => {
+    event.res.headers.set('content-type', 'text/markdown; charset=utf-8')
+    return llms
+  })
+  app.get('/llms-full.txt', (event) => {
+    event.res.headers.set('content-type', 'text/markdown; charset=utf-8')
+    return llmsFullTxt(document, { exampleUsername: topUsername(options.snapshots.current) })
+  })
+
   const nextRequestId = requestIds()
   const doorkeeper = new Doorkeeper()
   for (const operation of operations) {
@@ -76,4 +116,11 @@ export function createApp(options: AppOptions): H3 {
     return asciiJson({ success: false, message: `Not found: ${event.url.pathname}. The operations are listed at /openapi.json.` })
   })
   return app
+}
+
+/** The best-ranked tracked account's handle: a real example for the agents' docs. */
+function topUsername(snapshot: SnapshotSource['current']): string | undefined {
+  const { rank, username } = snapshot.accounts
+  const idx = rank.indexOf(1)
+  return idx === -1 ? undefined : username[idx]
 }

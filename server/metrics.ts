@@ -1,0 +1,146 @@
+/**
+ * Prometheus metrics (`prom-client`), served at `/metrics` (or on their own listener, `METRICS_PORT`). Labels take
+ * values from closed sets only (operation names of the registry, the spec's error codes, hit/miss), never anything
+ * a caller sends, so no key or query ever reaches a label and the series count stays bounded.
+ *
+ * @example const metrics = createMetrics({ snapshot: () => snapshots.current, snapshotsDir }); metrics.request('get_followers', 'ok', 0.002)
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+/** The served snapshot as the metrics see it. */
+export interface ServedSnapshot {
+  id: string
+  date: string
+  dir: string
+}
+
+export interface MetricsOptions {
+  snapshot: () => ServedSnapshot
+  /** Where the nightly build writes `last-build.json` (`pipeline/build-status.ts`). */
+  snapshotsDir: string
+}
+
+/** `ok` for a success body, otherwise the spec's error code. */
+export type Outcome = 'ok' | string
+
+export interface Metrics {
+  registry: Registry
+  /** One answered API request: its operation, outcome and time from arrival to the body. */
+  request(operation: string, outcome: Outcome, seconds: number): void
+  /** One response-cache lookup of a cacheable operation. */
+  cache(operation: string, hit: boolean): void
+}
+
+const REFUSALS = new Set(['rate_limited', 'quota_exceeded'])
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const requests = new Counter({
+    name: 'api_requests_total',
+    help: 'API requests answered, by operation and outcome (ok or the error code).',
+    labelNames: ['operation', 'code'],
+    registers: [registry],
+  })
+  const duration = new Histogram({
+    name: 'api_request_duration_seconds',
+    help: 'Time from a request arriving to its body being ready, by operation.',
+    labelNames: ['operation'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  })
+  const cache = new Counter({
+    name: 'api_cache_requests_total',
+    help: 'Response-cache lookups, by operation and result (hit or miss).',
+    labelNames: ['operation', 'result'],
+    registers: [registry],
+  })
+  const refusals = new Counter({
+    name: 'api_access_refusals_total',
+    help: 'Requests refused by the monthly quota (quota_exceeded) or the per-bucket rate (rate_limited).',
+    labelNames: ['operation', 'reason'],
+    registers: [registry],
+  })
+  new Gauge({
+    name: 'snapshot_info',
+    help: 'The served snapshot (value 1), labelled with its id and build date.',
+    labelNames: ['snapshot_id', 'snapshot_date'],
+    registers: [registry],
+    collect() {
+      const s = options.snapshot()
+      this.reset()
+      this.set({ snapshot_id: s.id, snapshot_date: s.date }, 1)
+    },
+  })
+  new Gauge({
+    name: 'snapshot_age_seconds',
+    help: 'Seconds since the served snapshot was built (alert when it passes a day and a bit: the nightly build failed).',
+    registers: [registry],
+    collect() {
+      const builtAt = builtAtOf(options.snapshot())
+      if (builtAt !== null) this.set((Date.now() - builtAt) / 1000)
+    },
+  })
+  const lastBuild = (name: string, help: string, read: (status: BuildStatus) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const status = readBuildStatus(options.snapshotsDir)
+        if (status) this.set(read(status))
+      },
+    })
+  lastBuild('pipeline_last_build_success', 'Whether the last nightly build published (1) or failed (0).', (s) =>
+    s.outcome === 'published' ? 1 : 0,
+  )
+  lastBuild('pipeline_last_build_timestamp_seconds', 'When the last nightly build ended (Unix time).', (s) =>
+    Date.parse(s.finished_at) / 1000,
+  )
+  lastBuild('pipeline_last_build_duration_seconds', 'How long the last nightly build ran.', (s) => s.duration_ms / 1000)
+
+  return {
+    registry,
+    request(operation, outcome, seconds) {
+      requests.inc({ operation, code: outcome })
+      duration.observe({ operation }, seconds)
+      if (REFUSALS.has(outcome)) refusals.inc({ operation, reason: outcome })
+    },
+    cache(operation, hit) {
+      cache.inc({ operation, result: hit ? 'hit' : 'miss' })
+    },
+  }
+}
+
+/** What `pipeline/build-status.ts` writes to `<snapshots>/last-build.json` at the end of every build. */
+interface BuildStatus {
+  outcome: 'published' | 'failed'
+  finished_at: string
+  duration_ms: number
+}
+
+function readBuildStatus(snapshotsDir: string): BuildStatus | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'last-build.json'), 'utf8')) as BuildStatus
+  } catch {
+    return null
+  }
+}
+
+const builtAt = new Map<string, number | null>()
+
+/** `built_at` of the snapshot's manifest, read once per snapshot. */
+function builtAtOf(snapshot: ServedSnapshot): number | null {
+  if (!builtAt.has(snapshot.id)) {
+    builtAt.clear()
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(snapshot.dir, 'manifest.json'), 'utf8'))
+      builtAt.set(snapshot.id, Date.parse(manifest.built_at))
+    } catch {
+      builtAt.set(snapshot.id, null)
+    }
+  }
+  return builtAt.get(snapshot.id)!
+}
