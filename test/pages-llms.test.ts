@@ -13,7 +13,7 @@ const text = async (url: string) => {
 
 test('llms.txt :: an llmstxt.org index linking every operation of the OpenAPI document', async () => {
   const { server } = await setup()
-  const { paths, info } = await (await fetch(`${server.url}openapi.json`)).json()
+  const { paths, info } = (await (await fetch(`${server.url}openapi.json`)).json()) as any
   const index = await text(`${server.url}llms.txt`)
   assert.ok(index.startsWith(`# ${info.title}\n\n> `), 'title, then the summary as a blockquote')
   for (const path of Object.keys(paths)) assert.ok(index.includes(`](${path})`), path)
@@ -22,7 +22,7 @@ test('llms.txt :: an llmstxt.org index linking every operation of the OpenAPI do
 
 test('llms-full.txt :: every operation with its parameters, an example and its response fields', async () => {
   const { server } = await setup()
-  const { paths } = await (await fetch(`${server.url}openapi.json`)).json()
+  const { paths } = (await (await fetch(`${server.url}openapi.json`)).json()) as any
   const full = await text(`${server.url}llms-full.txt`)
   for (const [path, item] of Object.entries<any>(paths)) {
     const start = full.indexOf(`### GET ${path}`)
@@ -42,7 +42,7 @@ test('llms-full.txt :: the examples are real requests that succeed with a key', 
   assert.ok(examples.length >= 25)
   for (const example of examples) {
     const res = await fetch(new URL(example, server.url), { headers: { 'x-api-key': key } })
-    const body = await res.json()
+    const body = (await res.json()) as any
     assert.is(body.success ?? true, true, `${example}: ${JSON.stringify(body).slice(0, 200)}`)
   }
 })
