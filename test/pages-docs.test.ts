@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import fs from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -48,7 +47,7 @@ test('docs :: in Chromium every operation is listed and a try-it call with a key
     })
     await page.goto(`${server.url}docs`, { waitUntil: 'networkidle0', timeout: 60_000 })
 
-    const text = await page.evaluate(() => document.body.innerText)
+    const text = await page.evaluate(() => (globalThis as any).document.body.innerText as string)
     const missing = operations.filter((path) => !text.includes(path))
     assert.equal(missing, [], 'operations missing from the page')
 
@@ -63,7 +62,7 @@ test('docs :: in Chromium every operation is listed and a try-it call with a key
     assert.ok(send, 'the Send button of the API client')
     await send!.click()
     await page.waitForResponse((r) => r.url().includes('/api/v1/get_categories'), { timeout: 30_000 })
-    await page.waitForFunction(() => document.body.innerText.includes('Venture Capitals'), { timeout: 30_000 })
+    await page.waitForFunction(() => (globalThis as any).document.body.innerText as string.includes('Venture Capitals'), { timeout: 30_000 })
     const screenshot = await saveScreenshot(page, 'docs-try-it')
 
     assert.equal(calls.map(({ status, key: sent }) => ({ status, sent })), [{ status: 200, sent: key }])
