@@ -62,7 +62,7 @@ test('docs :: in Chromium every operation is listed and a try-it call with a key
     assert.ok(send, 'the Send button of the API client')
     await send!.click()
     await page.waitForResponse((r) => r.url().includes('/api/v1/get_categories'), { timeout: 30_000 })
-    await page.waitForFunction(() => (globalThis as any).document.body.innerText as string.includes('Venture Capitals'), { timeout: 30_000 })
+    await page.waitForFunction(() => ((globalThis as any).document.body.innerText as string).includes('Venture Capitals'), { timeout: 30_000 })
     const screenshot = await saveScreenshot(page, 'docs-try-it')
 
     assert.equal(calls.map(({ status, key: sent }) => ({ status, sent })), [{ status: 200, sent: key }])
