@@ -191,7 +191,7 @@ async function prepareDay(conn: DuckDBConnection, inputs: Inputs, date: string):
   await conn.run(`create or replace table int_score_rows (score_date date, platform_id ubigint, platform_score double, rank integer)`)
 }
 
-/** A raw day missed by earlier builds: folded into the state (no snapshot, no score). */
+/** A raw day missed by earlier builds: folded into the state and scored, as its night would have (no snapshot). */
 async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, day: string): Promise<RawFileInfo[]> {
   const started = Date.now()
   const inputs = inputsFor(layout, day, 'night')
@@ -200,10 +200,12 @@ async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, 
   await prepareDay(conn, inputs, day)
   await conn.run(`create or replace view raw_lookups as select null::timestamptz as "at", null::varchar as platform_id limit 0`)
   const runStep = stepRunner(conn)
-  for (const model of ['stg_follow_scans', 'stg_follower_counts', 'stg_tweets']) await runStep('staging', model)
+  for (const model of STAGING) await runStep('staging', model)
   await runStep('intermediate', FOLD_NIGHT, 'int_runs_opened')
-  for (const model of ['int_day_scans', 'int_day_events']) await runStep('intermediate', model)
-  await commitDay(conn, { date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [], foldLookups: [] })
+  for (const model of FOLDED) await runStep('intermediate', model)
+  await runScore(conn, runStep)
+  await conn.run(`insert into int_score_rows select DATE '${day}', platform_id, platform_score, rank from int_scores`)
+  await commitDay(conn, { date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [] })
   log.info('build.replayed', { day, ms: Date.now() - started })
   return infos
 }

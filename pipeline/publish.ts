@@ -41,7 +41,8 @@ function sha256File(file: string): string {
 /** Write every mart as `<mart>.parquet` into `dir`, two at a time on their own connections; the manifest entries. */
 export async function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
   const limit = pLimit(parallel)
-  return Promise.all(
+  // every copy finishes before this returns (the database must not close under a running query)
+  const settled = await Promise.allSettled(
     MARTS.map((mart) =>
       limit(async () => {
         const conn = await connect()
@@ -60,6 +61,9 @@ export async function writeMarts(connect: () => Promise<DuckDBConnection>, dir: 
       }),
     ),
   )
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
+  return settled.map((r) => (r as PromiseFulfilledResult<ManifestFile>).value)
 }
 
 const PUBLISHED = '.published'

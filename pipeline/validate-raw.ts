@@ -187,7 +187,8 @@ async function checkFollowedIds(conn: DuckDBConnection, folder: RawFolder): Prom
  */
 export async function validateRaw(connect: () => Promise<DuckDBConnection>, folder: RawFolder, parallel = 2): Promise<RawFileInfo[]> {
   const limit = pLimit(parallel)
-  const infos = await Promise.all(
+  // every check finishes before this returns (the database must not close under a running query)
+  const settled = await Promise.allSettled(
     RAW_FILES.map((spec) =>
       limit(async () => {
         const conn = await connect()
@@ -199,6 +200,9 @@ export async function validateRaw(connect: () => Promise<DuckDBConnection>, fold
       }),
     ),
   )
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
+  const infos = settled.map((r) => (r as PromiseFulfilledResult<RawFileInfo>).value)
   const conn = await connect()
   try {
     await checkFollowedIds(conn, folder)
