@@ -8,9 +8,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import pLimit from 'p-limit'
 import { log } from './log.ts'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
+import { fanOut } from './fan-out.ts'
 import { MARTS } from './models.ts'
 
 export interface ManifestFile {
@@ -39,31 +39,17 @@ function sha256File(file: string): string {
 }
 
 /** Write every mart as `<mart>.parquet` into `dir`, two at a time on their own connections; the manifest entries. */
-export async function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
-  const limit = pLimit(parallel)
-  // every copy finishes before this returns (the database must not close under a running query)
-  const settled = await Promise.allSettled(
-    MARTS.map((mart) =>
-      limit(async () => {
-        const conn = await connect()
-        try {
-          const file = path.join(dir, `${mart}.parquet`)
-          await conn.run(`copy ${mart} to ${sqlString(file)} (format parquet, compression zstd)`)
-          const schema = (await queryRows(conn, `describe ${mart}`)).map((c) => ({
-            name: String(c.column_name),
-            type: String(c.column_type),
-          }))
-          const rows = Number(await queryValue(conn, `select count(*) from ${mart}`))
-          return { file: `${mart}.parquet`, rows, sha256: sha256File(file), schema }
-        } finally {
-          conn.closeSync()
-        }
-      }),
-    ),
-  )
-  const failed = settled.find((r) => r.status === 'rejected')
-  if (failed) throw (failed as PromiseRejectedResult).reason
-  return settled.map((r) => (r as PromiseFulfilledResult<ManifestFile>).value)
+export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
+  return fanOut(MARTS, parallel, connect, async (conn, mart) => {
+    const file = path.join(dir, `${mart}.parquet`)
+    await conn.run(`copy ${mart} to ${sqlString(file)} (format parquet, compression zstd)`)
+    const schema = (await queryRows(conn, `describe ${mart}`)).map((c) => ({
+      name: String(c.column_name),
+      type: String(c.column_type),
+    }))
+    const rows = Number(await queryValue(conn, `select count(*) from ${mart}`))
+    return { file: `${mart}.parquet`, rows, sha256: sha256File(file), schema }
+  })
 }
 
 const PUBLISHED = '.published'

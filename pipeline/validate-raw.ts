@@ -3,14 +3,14 @@
  * exists, is readable Parquet, has the contract's column types, has no null or duplicated key, and obeys the
  * contract's row rules (no negative counters, nothing dated after the folder's day, every followed id known). A
  * failure names the file, the row where known (1-based file row) and the reason. The files are checked in parallel
- * (`p-limit`, one DuckDB connection each).
+ * (fan-out.ts).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import pLimit from 'p-limit'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
+import { fanOut } from './fan-out.ts'
 import { RAW_FILES, type RawFile } from './raw-contract.ts'
 
 export class RawInputError extends Error {
@@ -186,23 +186,7 @@ async function checkFollowedIds(conn: DuckDBConnection, folder: RawFolder): Prom
  * @example const files = await validateRaw(connect, { dir: 'raw/2026-11-22', prefix: '2026-11-22/', day: '2026-11-22', until: '2026-11-22' })
  */
 export async function validateRaw(connect: () => Promise<DuckDBConnection>, folder: RawFolder, parallel = 2): Promise<RawFileInfo[]> {
-  const limit = pLimit(parallel)
-  // every check finishes before this returns (the database must not close under a running query)
-  const settled = await Promise.allSettled(
-    RAW_FILES.map((spec) =>
-      limit(async () => {
-        const conn = await connect()
-        try {
-          return await validateFile(conn, spec, folder)
-        } finally {
-          conn.closeSync()
-        }
-      }),
-    ),
-  )
-  const failed = settled.find((r) => r.status === 'rejected')
-  if (failed) throw (failed as PromiseRejectedResult).reason
-  const infos = settled.map((r) => (r as PromiseFulfilledResult<RawFileInfo>).value)
+  const infos = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => validateFile(conn, spec, folder))
   const conn = await connect()
   try {
     await checkFollowedIds(conn, folder)

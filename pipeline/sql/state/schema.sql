@@ -23,7 +23,7 @@ create table if not exists st.score_dates (score_date date);
 create table if not exists st.lookup_counts (date date, platform_id ubigint, lookups bigint);
 create table if not exists st.lookup_files (file varchar, lines bigint, folded_at timestamptz);
 create table if not exists st.days (
-  -- one row per day folded into the state: kind 'night' (built and published), 'replay' (a missed day caught up,
-  -- no snapshot) or 'import' (a from-scratch fold of every day up to it); published is false until `current`
-  -- points to snapshot_id
+  -- one row per day folded into the state: kind 'night' (built and published), 'replay' (a missed day caught up
+  -- and scored, no snapshot) or 'import' (a fold of every day up to it from scratch); published is false until
+  -- `current` points to snapshot_id
   day date, kind varchar, snapshot_id varchar, published boolean, committed_at timestamptz, raw varchar);

@@ -1,5 +1,6 @@
--- The state as of the day before state_date (the build date; backfilled score dates move build_date, not it), read by the models. With state_rebuild set (a from-scratch fold of
--- every raw day) the raw-derived tables start empty; score history and lookups are kept.
+-- The state as of the day before state_date (the build date: a backfilled score date moves build_date, not it), as
+-- the models read it. With state_rebuild set (a fold of every raw day from scratch) the raw-derived tables start
+-- empty; score history and lookups are kept.
 create or replace view state_runs as
 select source_id, target_id, subscribed_at, valid_from,
   if(valid_to >= getvariable('state_date'), null, valid_to) as valid_to, is_baseline
