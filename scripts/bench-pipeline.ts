@@ -104,6 +104,7 @@ function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<N
   })
 }
 
+const daysSince = (a: Night, b: Night) => (Date.parse(b.date) - Date.parse(a.date)) / 86_400_000
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -118,7 +119,8 @@ function printSteps(night: Night): void {
 
 function printReport(scale: ScaleName, nights: Night[]): void {
   const last = nights.at(-1)!
-  console.log(`\n== ${scale}: ${nights.length} builds (the first imports, then one night per day)`)
+  const days = daysSince(nights[0], last) + 1
+  console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
   console.log(`last night (${last.date}): wall ${secs(last.ms)}, peak RSS ${gib(last.maxRssBytes)}`)
   printSteps(last)
   const target = TARGET[scale as keyof typeof TARGET]
@@ -129,7 +131,6 @@ function printReport(scale: ScaleName, nights: Night[]): void {
   const nightly = nights.slice(1)
   if (nightly.length >= 10) {
     const tenth = nightly[9]
-    const daysSince = (a: Night, b: Night) => (Date.parse(b.date) - Date.parse(a.date)) / 86_400_000
     const ratio = last.ms / tenth.ms
     console.log(`growth: 10th night ${secs(tenth.ms)}, last night ${secs(last.ms)}: ${ratio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${ratio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -137,9 +138,9 @@ function printReport(scale: ScaleName, nights: Night[]): void {
     console.log(`median night per tenth of the measured nights: ${tenths.filter((t) => t.length).map((t) => secs(median(t.map((n) => n.ms)))).join(', ')}`)
     console.log(`nights measured: ${nightly.map((n) => `${n.date} ${secs(n.ms)}`).join(', ')}`)
     const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))
-    console.log(`state: ${mib(last.stateBytes)} after ${nights.length} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
+    console.log(`state: ${mib(last.stateBytes)} after ${days} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
   } else {
-    console.log(`state: ${mib(last.stateBytes)} after ${nights.length} days; snapshot ${mib(last.snapshotBytes)}`)
+    console.log(`state: ${mib(last.stateBytes)} after ${days} days; snapshot ${mib(last.snapshotBytes)}`)
   }
   console.log(`peak RSS over all nights: ${gib(Math.max(...nightly.map((n) => n.maxRssBytes), 0))}`)
 }

@@ -12,5 +12,5 @@ select scan_date, source_id, scanned_at, following_count from int_day_scans orde
 insert into st.follower_counts
 select scan_date, platform_id, followers_count from stg_follower_counts order by scan_date, platform_id;
 insert into st.tweets
-select ingest_date, tweet_id, author_id, created_at, text, urls, favorites, retweets, replies, views, mentioned_ids
+select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids
 from stg_tweets order by ingest_date, tweet_id;

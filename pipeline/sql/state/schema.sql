@@ -14,10 +14,10 @@ create table if not exists st.follow_scans (
   scan_date date, source_id ubigint, scanned_at timestamp, following_count integer);
 create table if not exists st.follower_counts (scan_date date, platform_id ubigint, followers_count bigint);
 create table if not exists st.tweets (
-  -- the mention index: one row per tweet and delivery day; a tweet delivered again replaces the older version
-  ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar,
-  urls struct(short_url varchar, display_url varchar)[], favorites bigint, retweets bigint, replies bigint,
-  views bigint, mentioned_ids ubigint[]);
+  -- the mention index: one row per tweet and delivery day (a tweet delivered again replaces the older version),
+  -- with its display text (short links resolved, at most 4,000 characters)
+  ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar, favorites bigint,
+  retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[]);
 create table if not exists st.scores (score_date date, platform_id ubigint, platform_score double, rank integer);
 create table if not exists st.score_dates (score_date date);
 create table if not exists st.lookup_counts (date date, platform_id ubigint, lookups bigint);
