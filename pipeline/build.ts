@@ -1,9 +1,13 @@
 /**
- * The nightly build: raw Parquet → audited, atomically published snapshot (docs/snapshot.md).
+ * The nightly build: the state of the day before + the day's raw folder → an audited, atomically published snapshot
+ * and the state of the day (docs/pipeline.md, docs/snapshot.md).
  *
- * Order: validate raw → (backfill: score each earlier date, write its history) → staging → score → intermediate
- * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → (prepare the
- * server's serving caches, when the caller passes `prepareServing`) → swap current → keep the last N.
+ * Order: lock → remove what killed builds left → attach the state, settle a day left unpublished → plan (a night on
+ * the day before's state, with missed raw days replayed first, or a fold of every raw day from scratch) → validate
+ * the raw folders → staging → fold the day into the follow runs → (backfill: score earlier dates) → score →
+ * intermediate → marts → audits → Parquet + manifest in a temp folder → commit the state's day (unpublished) →
+ * rename → (prepare the server's serving caches) → mark published, swap current → keep the last N → prune folded
+ * lookup files (and, when asked, ingested raw day folders).
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -13,29 +17,45 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
-import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
-import { KEPT_AFTER_MARTS, AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
-import { assertRawUnchanged, validateRaw, type RawFileInfo } from './validate-raw.ts'
+import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
+import {
+  AUDITS, FOLD_FROM_SCRATCH, FOLD_NIGHT, FOLDED, INTERMEDIATE, KEPT_AFTER_MARTS, MARTS, SCORE_INPUTS, STAGING,
+} from './models.ts'
+import { assertRawUnchanged, validateRaw, type RawFileInfo, type RawFolder } from './validate-raw.ts'
+import { RAW_FILES } from './raw-contract.ts'
+import { DAILY_FILES, rawLayout, referenceDay, type RawLayout } from './raw-days.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
-import { addDays, loadScoreHistory, writeScoreHistory } from './history.ts'
-import { loadLookups } from './lookups.ts'
-import { pruneSnapshots, swapCurrent, writeMarts, type Manifest } from './publish.ts'
+import {
+  attachState, commitDay, defaultStateDir, foldedLookupFiles, lookupSource, markPublished, recoverUnpublished,
+  rewindDay, stateDays, type StateDay,
+} from './state.ts'
+import {
+  acquireBuildLock, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
+} from './publish.ts'
 
 export interface BuildOptions {
+  /** the raw folder: day folders `YYYY-MM-DD/` (docs/raw-data.md), or the single-folder layout (imported as history) */
   rawDir: string
   snapshotsDir: string
   /** build date YYYY-MM-DD: the snapshot describes the state at the end of this UTC day */
   date: string
+  /** the pipeline state folder (default `<snapshotsDir>/state`) */
+  stateDir?: string
   /** published snapshots to keep (default 7) */
   keep?: number
-  /** also score the N previous dates from the raw scans as of each date (score history for a fresh install) */
+  /** also score the N previous dates from the state as of each date (score history for a fresh install) */
   backfillDays?: number
-  /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; none when absent */
+  /** fold every raw day up to `date` from scratch instead of continuing from the state of the day before */
+  rebuild?: boolean
+  /** after publishing, delete the raw day folders before `date` (all folded into the state) */
+  pruneRaw?: boolean
+  /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; complete days are folded and deleted */
   lookupsDir?: string
   /**
    * Called with the new folder after the pipeline's DuckDB is closed and before `current` points to it: callers that
    * publish for a server pass the server's `prepareServing`, so its first load of the snapshot is a fast one. If it
-   * throws, the build fails, the folder is removed and `current` still points to the last good snapshot.
+   * throws, the build fails, the folder is removed, the state is rewound and `current` still points to the last
+   * good snapshot.
    */
   prepareServing?: (dir: string) => Promise<unknown>
 }
@@ -57,24 +77,26 @@ export class AuditError extends Error {
   }
 }
 
-const STEPS = STAGING.length + SCORE_INPUTS.length + 2 + INTERMEDIATE.length + MARTS.length + AUDITS.length
+const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + AUDITS.length
 
-function stepRunner(conn: DuckDBConnection, bar?: ReturnType<typeof progress>) {
-  return async (layer: string, model: string) => {
+type Bar = ReturnType<typeof progress>
+
+function stepRunner(conn: DuckDBConnection, bar?: Bar) {
+  return async (layer: string, model: string, counted = model) => {
     const started = Date.now()
     try {
       await runSqlFile(conn, `${layer}/${model}.sql`)
     } catch (error) {
       throw new Error(`model ${layer}/${model} failed: ${error instanceof Error ? error.message : String(error)}`)
     }
-    const rows = Number(await queryValue(conn, `select count(*) from ${model}`))
+    const rows = Number(await queryValue(conn, `select count(*) from ${counted}`))
     log.info('build.step', { step: model, layer, rows, ms: Date.now() - started })
     bar?.tick()
   }
 }
 
 /** Run every audit; the first one that returns rows aborts with an AuditError. */
-export async function runAudits(conn: DuckDBConnection, bar?: ReturnType<typeof progress>): Promise<void> {
+export async function runAudits(conn: DuckDBConnection, bar?: Bar): Promise<void> {
   for (const audit of AUDITS) {
     const started = Date.now()
     const sql = fs.readFileSync(path.join(SQL_DIR, 'audits', `${audit}.sql`), 'utf8')
@@ -93,51 +115,177 @@ function newSnapshotId(date: string, builtAt: Date): string {
   return `${date}_${time}-${crypto.randomBytes(3).toString('hex')}`
 }
 
-async function backfill(conn: DuckDBConnection, opts: BuildOptions): Promise<void> {
-  const days = opts.backfillDays ?? 0
-  const runStep = stepRunner(conn)
-  for (let back = days; back >= 1; back--) {
-    const date = addDays(opts.date, -back)
-    const started = Date.now()
-    await setVariables(conn, { build_date: { date } })
-    await runScore(conn, runStep)
-    await writeScoreHistory(conn, opts.snapshotsDir, date)
-    log.info('build.backfill', { date, ms: Date.now() - started })
+/** `date` shifted by `days` (negative = earlier), as YYYY-MM-DD. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
+}
+
+/** How the build reaches its date: a night on the state of the day before (raw days missed since replayed first),
+ * or an import, a fold from scratch of every raw day (the single-folder layout, an empty state, or `rebuild`). */
+export interface Plan {
+  mode: 'night' | 'import'
+  replay: string[]
+}
+
+export function planBuild(layout: RawLayout, days: StateDay[], date: string, rebuild = false): Plan {
+  const before = days.filter((d) => d.day < date)
+  if (layout.kind === 'single' || rebuild || before.length === 0) return { mode: 'import', replay: [] }
+  const last = before.at(-1)!.day
+  return { mode: 'night', replay: layout.days.filter((d) => d > last && d < date) }
+}
+
+/** raw_<file> views over the daily files of `folders` (none: empty, typed by the raw contract). */
+async function setRawViews(conn: DuckDBConnection, folders: string[]): Promise<void> {
+  for (const file of DAILY_FILES) {
+    const view = `raw_${file.replace('.parquet', '')}`
+    const spec = RAW_FILES.find((f) => f.file === file)!
+    const source = folders.length
+      ? `read_parquet([${folders.map((d) => sqlString(path.join(d, file))).join(', ')}], filename = true, union_by_name = true)`
+      : `(select ${Object.entries(spec.columns).map(([c, t]) => `null::${t} as ${c}`).join(', ')}, null::varchar as filename limit 0)`
+    await conn.run(`create or replace view ${view} as select * from ${source}`)
   }
 }
 
+interface Inputs {
+  mode: Plan['mode']
+  /** folders whose daily files this build folds */
+  folders: RawFolder[]
+  /** folder of the reference tables */
+  referenceDir: string
+}
+
+function inputsFor(layout: RawLayout, date: string, mode: Plan['mode']): Inputs {
+  if (layout.kind === 'single') {
+    return { mode, folders: [{ dir: layout.root, prefix: '', until: date }], referenceDir: layout.root }
+  }
+  const reference = referenceDay(layout, date)
+  if (!reference) throw new Error(`no raw day folder on or before ${date} in ${layout.root}`)
+  const days = mode === 'import' ? layout.days.filter((d) => d <= date) : layout.days.filter((d) => d === date)
+  return {
+    mode,
+    folders: days.map((day) => ({ dir: path.join(layout.root, day), prefix: `${day}/`, day, until: date })),
+    referenceDir: path.join(layout.root, reference),
+  }
+}
+
+async function validateAll(db: PipelineDb, folders: RawFolder[]): Promise<RawFileInfo[]> {
+  const started = Date.now()
+  const infos: RawFileInfo[] = []
+  for (const folder of folders) infos.push(...(await validateRaw(() => db.connect(), folder)))
+  const rows = infos.reduce((n, f) => n + f.rows, 0)
+  log.info('build.step', { step: 'validate_raw', layer: 'raw', rows, ms: Date.now() - started })
+  return infos
+}
+
+async function prepareDay(conn: DuckDBConnection, inputs: Inputs, date: string): Promise<void> {
+  await setVariables(conn, {
+    raw_dir: inputs.referenceDir,
+    build_date: { date },
+    state_date: { date },
+    ingest_from: { date: inputs.mode === 'import' ? '0001-01-01' : date },
+  })
+  await conn.run(`set variable state_rebuild = ${inputs.mode === 'import'}`)
+  await setRawViews(conn, inputs.folders.map((f) => f.dir))
+  await runSqlFile(conn, 'state/state_views.sql')
+  await conn.run(`create or replace table int_score_rows (score_date date, platform_id ubigint, platform_score double, rank integer)`)
+}
+
+/** A raw day missed by earlier builds: folded into the state and scored, as its night would have (no snapshot). */
+async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, day: string): Promise<RawFileInfo[]> {
+  const started = Date.now()
+  const inputs = inputsFor(layout, day, 'night')
+  const infos = await validateAll(db, inputs.folders)
+  const { conn } = db
+  await prepareDay(conn, inputs, day)
+  await conn.run(`create or replace view raw_lookups as select null::timestamptz as "at", null::varchar as platform_id limit 0`)
+  const runStep = stepRunner(conn)
+  for (const model of STAGING) await runStep('staging', model)
+  await runStep('intermediate', FOLD_NIGHT, 'int_runs_opened')
+  for (const model of FOLDED) await runStep('intermediate', model)
+  await runScore(conn, runStep)
+  await conn.run(`insert into int_score_rows select DATE '${day}', platform_id, platform_score, rank from int_scores`)
+  await commitDay(conn, { date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [] })
+  log.info('build.replayed', { day, ms: Date.now() - started })
+  return infos
+}
+
+/** Lookup files of `dir`: those to read (not folded yet) and, among them, the complete days to fold. */
+function lookupFiles(dir: string | undefined, folded: Set<string>) {
+  if (!dir || !fs.existsSync(dir)) return { read: [], fold: [], done: [] }
+  const today = new Date().toISOString().slice(0, 10)
+  const names = fs.readdirSync(dir).filter((f) => f.endsWith('.ndjson')).sort()
+  const complete = (name: string) => /^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < today
+  const read = names.filter((n) => !folded.has(n)).map((n) => path.resolve(dir, n))
+  return {
+    read,
+    fold: read.filter((f) => complete(path.basename(f))),
+    done: names.filter((n) => folded.has(n)).map((n) => path.resolve(dir, n)),
+  }
+}
+
+interface Modeled {
+  rawFiles: RawFileInfo[]
+  scoreDates: string[]
+  foldLookups: string[]
+  /** lookup files folded by an earlier build that did not get to delete them */
+  foldedBefore: string[]
+  replayed: string[]
+  mode: Plan['mode']
+}
+
 /**
- * Validate the raw folder and run every model (staging → score → intermediate → marts) in `conn`, with the backfill
- * first when asked. Returns the raw files' row counts and checksums for the manifest.
+ * Settle the state, replay missed raw days, validate the build date's raw input and run every model (staging → fold
+ * → backfill → score → intermediate → marts) in `db`.
  */
-export async function runModels(
-  conn: DuckDBConnection,
-  opts: BuildOptions,
-  bar?: ReturnType<typeof progress>,
-): Promise<RawFileInfo[]> {
-  const rawDir = path.resolve(opts.rawDir)
-  const validated = Date.now()
-  const rawFiles = await validateRaw(conn, rawDir)
-  const rows = rawFiles.reduce((n, f) => n + f.rows, 0)
-  log.info('build.step', { step: 'validate_raw', layer: 'raw', rows, ms: Date.now() - validated })
-  await setVariables(conn, { raw_dir: rawDir, build_date: { date: opts.date } })
+export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: string, bar?: Bar): Promise<Modeled> {
+  const { conn } = db
+  const snapshotsDir = path.resolve(opts.snapshotsDir)
+  await attachState(conn, stateDir)
+  await recoverUnpublished(conn, snapshotsDir)
+  const layout = rawLayout(opts.rawDir)
+  const plan = planBuild(layout, await stateDays(conn), opts.date, opts.rebuild)
+  const rawFiles: RawFileInfo[] = []
+  if (layout.kind === 'daily') for (const day of plan.replay) rawFiles.push(...(await replayDay(db, layout, day)))
+
+  const inputs = inputsFor(layout, opts.date, plan.mode)
+  rawFiles.push(...(await validateAll(db, inputs.folders)))
+  await prepareDay(conn, inputs, opts.date)
+  const lookups = lookupFiles(opts.lookupsDir, await foldedLookupFiles(conn))
+  await conn.run(
+    `create or replace view raw_lookups as select "at", platform_id from ${
+      lookups.read.length ? lookupSource(`[${lookups.read.map(sqlString).join(', ')}]`) : '(select null::timestamptz as "at", null::varchar as platform_id limit 0)'
+    }`,
+  )
   const runStep = stepRunner(conn, bar)
   for (const model of STAGING) await runStep('staging', model)
-  await backfill(conn, opts)
-  await setVariables(conn, { build_date: { date: opts.date } })
-  await loadScoreHistory(conn, path.resolve(opts.snapshotsDir), opts.date)
-  await loadLookups(conn, opts.lookupsDir)
-  await runScore(conn, runStep)
+  await runStep('intermediate', plan.mode === 'import' ? FOLD_FROM_SCRATCH : FOLD_NIGHT, 'int_runs_opened')
+  for (const model of FOLDED) await runStep('intermediate', model)
+
+  const scoreDates: string[] = []
+  for (let back = opts.backfillDays ?? 0; back >= 0; back--) {
+    const date = addDays(opts.date, -back)
+    const started = Date.now()
+    await setVariables(conn, { build_date: { date } })
+    await runScore(conn, stepRunner(conn, back === 0 ? bar : undefined))
+    await conn.run(`insert into int_score_rows select DATE '${date}', platform_id, platform_score, rank from int_scores`)
+    scoreDates.push(date)
+    if (back > 0) log.info('build.backfill', { date, ms: Date.now() - started })
+  }
   bar?.tick()
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
   for (const model of MARTS) await runStep('marts', model)
   await dropIntermediates(conn)
-  return rawFiles
+  return { rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode }
 }
 
 /** Free the memory of intermediate tables nothing reads any more before auditing and writing Parquet. */
 async function dropIntermediates(conn: DuckDBConnection): Promise<void> {
-  const tables = await queryRows(conn, `select table_name from duckdb_tables() where starts_with(table_name, 'int_')`)
+  const tables = await queryRows(
+    conn,
+    `select table_name from duckdb_tables() where database_name = current_database() and starts_with(table_name, 'int_')`,
+  )
   for (const { table_name } of tables) {
     if (!KEPT_AFTER_MARTS.includes(String(table_name))) await conn.run(`drop table ${table_name}`)
   }
@@ -147,67 +295,105 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   const started = new Date()
   const snapshotId = newSnapshotId(opts.date, started)
   const snapshotsDir = path.resolve(opts.snapshotsDir)
-  log.info('build.start', { snapshot_id: snapshotId, raw: path.resolve(opts.rawDir), snapshots: snapshotsDir, date: opts.date })
+  const stateDir = path.resolve(opts.stateDir ?? defaultStateDir(snapshotsDir))
+  log.info('build.start', { snapshot_id: snapshotId, raw: path.resolve(opts.rawDir), snapshots: snapshotsDir, state: stateDir, date: opts.date })
   fs.mkdirSync(snapshotsDir, { recursive: true })
-  const bar = progress('build', STEPS)
-  const dir = path.join(snapshotsDir, snapshotId)
-  const manifest = await writeSnapshot(opts, dir, started, bar)
-  if (opts.prepareServing) {
-    const prepared = Date.now()
-    try {
-      await opts.prepareServing(dir)
-    } catch (error) {
-      // never published: `current` still points to the last good snapshot
-      fs.rmSync(dir, { recursive: true, force: true })
-      throw new Error(`prepare_serving failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  const release = acquireBuildLock(snapshotsDir)
+  try {
+    removeAbandoned(snapshotsDir)
+    const bar = progress('build', STEPS)
+    const dir = path.join(snapshotsDir, snapshotId)
+    const { manifest, foldedLookups } = await writeSnapshot(opts, stateDir, dir, started, bar).catch((error) => {
+      bar.fail()
+      throw error
+    })
+    if (opts.prepareServing) {
+      const prepared = Date.now()
+      try {
+        await opts.prepareServing(dir)
+      } catch (error) {
+        // never published: `current` still points to the last good snapshot, the state is the day before's again
+        bar.fail()
+        fs.rmSync(dir, { recursive: true, force: true })
+        await rewindDay(stateDir, opts.date)
+        throw new Error(`prepare_serving failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      }
+      log.info('build.step', { step: 'prepare_serving', layer: 'publish', rows: 0, ms: Date.now() - prepared })
     }
-    log.info('build.step', { step: 'prepare_serving', layer: 'publish', rows: 0, ms: Date.now() - prepared })
+    markFolderPublished(snapshotsDir, snapshotId)
+    swapCurrent(snapshotsDir, snapshotId)
+    await markPublished(stateDir, snapshotId)
+    const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
+    for (const file of foldedLookups) fs.rmSync(file, { force: true })
+    const prunedRaw = opts.pruneRaw ? pruneRawDays(opts.rawDir, opts.date) : []
+    bar.done({ snapshot_id: snapshotId })
+    log.info('build.published', { snapshot_id: snapshotId, dir, removed, pruned_raw: prunedRaw, ms: Date.now() - started.getTime() })
+    return { snapshotId, dir, manifest }
+  } finally {
+    release()
   }
-  swapCurrent(snapshotsDir, snapshotId)
-  const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
-  bar.done({ snapshot_id: snapshotId })
-  log.info('build.published', { snapshot_id: snapshotId, dir, removed, ms: Date.now() - started.getTime() })
-  return { snapshotId, dir, manifest }
+}
+
+/** Delete the raw day folders before `date` (every one is folded into the state once a build of `date` published). */
+function pruneRawDays(rawDir: string, date: string): string[] {
+  const layout = rawLayout(rawDir)
+  if (layout.kind !== 'daily') return []
+  const pruned = layout.days.filter((d) => d < date)
+  for (const day of pruned) fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
+  return pruned
 }
 
 /**
- * Run the models and audits and write the snapshot's files, complete, to `dir` (through a temp folder and a
- * rename). The pipeline's DuckDB is closed when this returns, so its memory is released before anything loads the
- * snapshot.
+ * Run the models and audits, write the snapshot's files, complete, to `dir` (through a temp folder and a rename) and
+ * commit the state's day (unpublished). The pipeline's DuckDB is closed when this returns, so its memory is released
+ * before anything loads the snapshot.
  */
-async function writeSnapshot(opts: BuildOptions, dir: string, started: Date, bar: ReturnType<typeof progress>): Promise<Manifest> {
+async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, started: Date, bar: Bar) {
   const snapshotsDir = path.dirname(dir)
   const snapshotId = path.basename(dir)
   const db = await openPipelineDb()
   const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
   try {
     const { conn } = db
-    const rawFiles = await runModels(conn, opts, bar)
+    const modeled = await runModels(db, opts, stateDir, bar)
+    const rawRoot = path.resolve(opts.rawDir)
     try {
       await runAudits(conn, bar)
     } finally {
       // a raw folder replaced mid-build explains a failed audit better than the audit does
-      assertRawUnchanged(path.resolve(opts.rawDir), rawFiles)
+      assertRawUnchanged(rawRoot, modeled.rawFiles)
     }
-    await writeScoreHistory(conn, snapshotsDir, opts.date)
 
     fs.mkdirSync(tempDir)
     const written = Date.now()
-    const files = await writeMarts(conn, tempDir)
+    const files = await writeMarts(() => db.connect(), tempDir)
     const rows = files.reduce((n, f) => n + f.rows, 0)
     log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,
       built_at: started.toISOString(),
-      raw_source: path.resolve(opts.rawDir),
-      raw_files: rawFiles.map(({ file, rows, sha256 }) => ({ file, rows, sha256 })),
+      raw_source: rawRoot,
+      raw_files: modeled.rawFiles.map(({ file, rows, sha256 }) => ({ file, rows, sha256 })),
       files,
       score_params: SCORE_PARAMS,
+      state: { dir: stateDir, mode: modeled.mode, replayed_days: modeled.replayed },
     }
     fs.writeFileSync(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+    const committed = Date.now()
+    await setVariables(conn, { build_date: { date: opts.date } })
+    await commitDay(conn, {
+      date: opts.date,
+      kind: modeled.mode === 'import' ? 'import' : 'night',
+      snapshotId,
+      raw: rawRoot,
+      rebuild: modeled.mode === 'import',
+      scoreDates: modeled.scoreDates,
+      foldLookups: modeled.foldLookups,
+    })
+    log.info('build.step', { step: 'commit_state', layer: 'publish', rows: 0, ms: Date.now() - committed })
     fs.renameSync(tempDir, dir)
-    return manifest
+    return { manifest, foldedLookups: [...modeled.foldLookups, ...modeled.foldedBefore] }
   } finally {
     fs.rmSync(tempDir, { recursive: true, force: true })
     db.close()

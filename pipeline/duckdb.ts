@@ -12,6 +12,8 @@ export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 
 export interface PipelineDb {
   conn: DuckDBConnection
+  /** another connection to the same database, for work that runs in parallel (close it when done) */
+  connect(): Promise<DuckDBConnection>
   close(): void
 }
 
@@ -33,6 +35,11 @@ export async function openPipelineDb(): Promise<PipelineDb> {
   await conn.run(`set TimeZone = 'UTC'`)
   return {
     conn,
+    async connect() {
+      const other = await instance.connect()
+      await other.run(`set TimeZone = 'UTC'`)
+      return other
+    },
     close() {
       conn.closeSync()
       instance.closeSync()

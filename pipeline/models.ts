@@ -2,21 +2,28 @@
  * The pipeline's models in the fixed order the runner executes them. A model is one `.sql` file under `sql/` that
  * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS.
  */
+/** Views over the reference tables of the build date's folder and the raw days this build folds. */
 export const STAGING = [
   'stg_accounts', 'stg_previous_usernames', 'stg_friends', 'stg_categories', 'stg_tag_categories', 'stg_tags',
   'stg_account_categories', 'stg_account_tags', 'stg_follow_scans', 'stg_follower_counts', 'stg_tweets',
   'stg_score_history', 'stg_lookups',
 ]
 
+/** What a day adds to the state's follow runs: one night on the day before's state, or every day from scratch. */
+export const FOLD_NIGHT = 'int_runs_day'
+export const FOLD_FROM_SCRATCH = 'int_runs_full'
+/** After the fold: the runs as of the build date, the day's scans and events, the follower-count series. */
+export const FOLDED = ['int_runs', 'int_day_scans', 'int_day_events', 'int_follower_counts']
+
 /** Models the score needs, up to the seed vector; the runner then repeats int_score_iteration and ends with int_scores. */
-export const SCORE_INPUTS = ['int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_seeds']
+export const SCORE_INPUTS = ['int_accounts', 'int_following_now', 'int_smart_edges', 'int_score_seeds']
 export const SCORE_ITERATION = 'int_score_iteration'
 export const SCORES = 'int_scores'
 
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
-  'int_follow_islands', 'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series',
-  'int_bucket_members', 'int_window_gains', 'int_tweets', 'int_growth',
+  'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
+  'int_window_gains', 'int_tweets', 'int_growth',
 ]
 
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */
@@ -28,9 +35,12 @@ export const MARTS = [
   'score_history', 'trending', 'top_researched', 'smart_mentions',
 ]
 
-/** Intermediate tables read after the marts (by the audits, and int_scores by the score history); the runner drops
- * every other int_* table once the marts exist. */
-export const KEPT_AFTER_MARTS = ['int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores']
+/** Intermediate tables read after the marts (by the audits and by the state's commit); the runner drops every other
+ * int_* table once the marts exist. */
+export const KEPT_AFTER_MARTS = [
+  'int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores', 'int_score_rows',
+  'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events',
+]
 
 /** Zero-row checks run before anything is published. */
 export const AUDITS = ['not_null_ids', 'unique_keys', 'scores_in_range', 'edge_ends_exist', 'list_caps', 'sort_orders']

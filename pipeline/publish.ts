@@ -1,12 +1,16 @@
 /**
  * Atomic publication: marts → Parquet (zstd) in a hidden temporary folder, manifest.json, rename to
  * `<date>_<build_id>`, then swap the `current` symlink with a rename. Published folders are never written again.
+ * A folder counts as published once `.published/<name>` exists (written just before the swap); one build at a time
+ * holds `.build.lock`, and it removes what killed builds left: `.tmp-*` folders and never-published snapshot folders.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
+import { log } from '../log/logger.ts'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
+import { fanOut } from './fan-out.ts'
 import { MARTS } from './models.ts'
 
 export interface ManifestFile {
@@ -24,6 +28,8 @@ export interface Manifest {
   raw_files: { file: string; rows: number; sha256: string }[]
   files: ManifestFile[]
   score_params: Record<string, unknown>
+  /** how the state was brought to build_date: a night on the day before's state, or a fold from scratch */
+  state: { dir: string; mode: 'night' | 'import'; replayed_days: string[] }
 }
 
 const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}_/
@@ -32,10 +38,9 @@ function sha256File(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 }
 
-/** Write every mart as `<mart>.parquet` into `dir`; returns the manifest entries. */
-export async function writeMarts(conn: DuckDBConnection, dir: string): Promise<ManifestFile[]> {
-  const files: ManifestFile[] = []
-  for (const mart of MARTS) {
+/** Write every mart as `<mart>.parquet` into `dir`, two at a time on their own connections; the manifest entries. */
+export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
+  return fanOut(MARTS, parallel, connect, async (conn, mart) => {
     const file = path.join(dir, `${mart}.parquet`)
     await conn.run(`copy ${mart} to ${sqlString(file)} (format parquet, compression zstd)`)
     const schema = (await queryRows(conn, `describe ${mart}`)).map((c) => ({
@@ -43,9 +48,78 @@ export async function writeMarts(conn: DuckDBConnection, dir: string): Promise<M
       type: String(c.column_type),
     }))
     const rows = Number(await queryValue(conn, `select count(*) from ${mart}`))
-    files.push({ file: `${mart}.parquet`, rows, sha256: sha256File(file), schema })
+    return { file: `${mart}.parquet`, rows, sha256: sha256File(file), schema }
+  })
+}
+
+const PUBLISHED = '.published'
+
+/** Mark `name` as published (before `current` points to it): only published folders count toward the kept ones. */
+export function markFolderPublished(snapshotsDir: string, name: string): void {
+  fs.mkdirSync(path.join(snapshotsDir, PUBLISHED), { recursive: true })
+  fs.writeFileSync(path.join(snapshotsDir, PUBLISHED, name), '')
+}
+
+function isPublished(snapshotsDir: string, name: string, current: string | null, currentBuilt: string): boolean {
+  if (name === current || fs.existsSync(path.join(snapshotsDir, PUBLISHED, name))) return true
+  // folders published before markers existed: built no later than the folder `current` points to
+  return currentBuilt !== '' && builtAt(path.join(snapshotsDir, name)) <= currentBuilt
+}
+
+function readCurrent(snapshotsDir: string): string | null {
+  try {
+    return fs.readlinkSync(path.join(snapshotsDir, 'current'))
+  } catch {
+    return null
   }
-  return files
+}
+
+/**
+ * One build at a time per snapshots folder: `.build.lock` holds the builder's pid. A lock whose process is gone
+ * (a killed build) is taken over. Returns the release function.
+ */
+export function acquireBuildLock(snapshotsDir: string): () => void {
+  const lock = path.join(snapshotsDir, '.build.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' })
+      return () => fs.rmSync(lock, { force: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number(fs.readFileSync(lock, 'utf8'))
+      if (pid !== process.pid && isAlive(pid)) throw new Error(`another build (pid ${pid}) is running on ${snapshotsDir}`)
+      fs.rmSync(lock, { force: true })
+    }
+  }
+  throw new Error(`cannot lock ${lock}`)
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Remove what killed builds left (call with the build lock held): `.tmp-*` folders, `current.tmp-*` links and
+ * snapshot folders that were never published. Returns the names removed.
+ */
+export function removeAbandoned(snapshotsDir: string): string[] {
+  const current = readCurrent(snapshotsDir)
+  const currentBuilt = current ? builtAt(path.join(snapshotsDir, current)) : ''
+  const removed = fs.readdirSync(snapshotsDir).filter(
+    (name) =>
+      name.startsWith('.tmp-') ||
+      name.startsWith('current.tmp-') ||
+      (SNAPSHOT_NAME.test(name) && !isPublished(snapshotsDir, name, current, currentBuilt)),
+  )
+  for (const name of removed) fs.rmSync(path.join(snapshotsDir, name), { recursive: true, force: true })
+  if (removed.length > 0) log.warn('build.abandoned_removed', { removed })
+  return removed
 }
 
 /** Point `snapshots/current` at `name` atomically (new symlink under a temporary name, renamed over `current`). */
@@ -64,15 +138,19 @@ function builtAt(dir: string): string {
   }
 }
 
-/** Remove all but the `keep` most recently built snapshots; never the one `current` points to. */
+/** Remove all but the `keep` most recently built published snapshots; never the one `current` points to. */
 export function pruneSnapshots(snapshotsDir: string, keep: number): string[] {
   const current = fs.readlinkSync(path.join(snapshotsDir, 'current'))
+  const currentBuilt = builtAt(path.join(snapshotsDir, current))
   const published = fs
     .readdirSync(snapshotsDir)
-    .filter((name) => SNAPSHOT_NAME.test(name))
+    .filter((name) => SNAPSHOT_NAME.test(name) && isPublished(snapshotsDir, name, current, currentBuilt))
     .map((name) => ({ name, built: builtAt(path.join(snapshotsDir, name)) }))
     .sort((a, b) => (a.built === b.built ? b.name.localeCompare(a.name) : b.built.localeCompare(a.built)))
   const removed = published.slice(Math.max(keep, 1)).filter((s) => s.name !== current)
-  for (const s of removed) fs.rmSync(path.join(snapshotsDir, s.name), { recursive: true, force: true })
+  for (const s of removed) {
+    fs.rmSync(path.join(snapshotsDir, s.name), { recursive: true, force: true })
+    fs.rmSync(path.join(snapshotsDir, PUBLISHED, s.name), { force: true })
+  }
   return removed.map((s) => s.name)
 }

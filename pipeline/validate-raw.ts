@@ -1,12 +1,16 @@
 /**
- * Raw ingest check: every file of the raw contract exists, is readable Parquet, has the contract's column types,
- * and has no null or duplicated key. A failure names the file, the row where known (1-based file row) and the reason.
+ * Raw ingest check of one raw folder (a day folder, or the single-folder layout): every file of the raw contract
+ * exists, is readable Parquet, has the contract's column types, has no null or duplicated key, and obeys the
+ * contract's row rules (no negative counters, nothing dated after the folder's day, every followed id known). A
+ * failure names the file, the row where known (1-based file row) and the reason. The files are checked in parallel
+ * (fan-out.ts).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
+import { fanOut } from './fan-out.ts'
 import { RAW_FILES, type RawFile } from './raw-contract.ts'
 
 export class RawInputError extends Error {
@@ -99,29 +103,116 @@ async function checkParses(conn: DuckDBConnection, spec: RawFile, file: string):
   }
 }
 
+export interface RawFolder {
+  /** absolute folder path */
+  dir: string
+  /** how the files are named in errors and the manifest: `2026-11-22/tweets.parquet`, or the bare name */
+  prefix: string
+  /** a day folder's day: its dated rows must not be later (scans and counts are of that day) */
+  day?: string
+  /** rows dated after this day are not read (the single-folder layout's later days) */
+  until: string
+}
+
+function rowRules(spec: RawFile, folder: RawFolder): { where: string; reason: string }[] {
+  const until = `DATE '${folder.until}'`
+  const day = folder.day ? `DATE '${folder.day}'` : null
+  const nonNegative = (columns: string[]) =>
+    columns.map((c) => ({ where: `${c} < 0`, reason: `negative ${c} (got ' || ${c} || ')` }))
+  switch (spec.file) {
+    case 'accounts.parquet':
+    case 'friends.parquet':
+      return nonNegative(['followers_count'])
+    case 'follower_counts.parquet':
+      return [
+        ...nonNegative(['followers_count']),
+        ...(day ? [{ where: `scan_date <> ${day}`, reason: `scan_date ' || scan_date || ' in the folder of ${folder.day}` }] : []),
+      ]
+    case 'tweets.parquet':
+      return [
+        ...nonNegative(['favorites', 'retweets', 'replies', 'views']),
+        ...(day
+          ? [{ where: `try_cast(created_at as timestamptz) >= cast(${day} + 1 as timestamptz)`,
+               reason: `created_at ' || created_at || ' is after the day of its folder (${folder.day})` }]
+          : []),
+      ]
+    case 'follow_scans.parquet':
+      return [
+        ...(day ? [{ where: `scan_date <> ${day}`, reason: `scan_date ' || scan_date || ' in the folder of ${folder.day}` }] : []),
+        { where: `scan_date <= ${until} and cast(scanned_at as date) <> scan_date`,
+          reason: `scanned_at ' || scanned_at || ' is not on scan_date ' || scan_date || '` },
+      ]
+    default:
+      return []
+  }
+}
+
+async function checkRows(conn: DuckDBConnection, spec: RawFile, file: string, name: string, folder: RawFolder): Promise<void> {
+  for (const rule of rowRules(spec, folder)) {
+    const [bad] = await queryRows(
+      conn,
+      `select file_row_number, '${rule.reason}' as reason
+       from read_parquet(${sqlString(file)}, file_row_number = true) where ${rule.where} order by file_row_number limit 1`,
+    )
+    if (bad) throw new RawInputError(name, String(bad.reason), Number(bad.file_row_number) + 1)
+  }
+}
+
+/** Every followed id of the folder's scans (up to `until`) is in its accounts or friends: else file, row and id. */
+async function checkFollowedIds(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
+  const file = (name: string) => sqlString(path.join(folder.dir, name))
+  const [bad] = await queryRows(
+    conn,
+    `with followed as (
+       select file_row_number, unnest(following_ids) as id
+       from read_parquet(${file('follow_scans.parquet')}, file_row_number = true)
+       where scan_date <= DATE '${folder.until}')
+     select file_row_number, id::varchar as id from followed
+     anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = followed.id
+     anti join read_parquet(${file('friends.parquet')}) f on f.account_id = followed.id
+     order by file_row_number limit 1`,
+  )
+  if (bad) {
+    throw new RawInputError(
+      `${folder.prefix}follow_scans.parquet`,
+      `unknown followed id ${bad.id} (in neither accounts.parquet nor friends.parquet)`,
+      Number(bad.file_row_number) + 1,
+    )
+  }
+}
+
 /**
- * Check every raw file against the contract; returns row counts and checksums for the manifest.
- * @example const files = await validateRaw(conn, 'raw')
+ * Check every raw file of a folder against the contract; returns row counts and checksums for the manifest.
+ * @example const files = await validateRaw(connect, { dir: 'raw/2026-11-22', prefix: '2026-11-22/', day: '2026-11-22', until: '2026-11-22' })
  */
-export async function validateRaw(conn: DuckDBConnection, rawDir: string): Promise<RawFileInfo[]> {
-  const infos: RawFileInfo[] = []
-  for (const spec of RAW_FILES) {
-    const file = path.join(rawDir, spec.file)
-    if (!fs.existsSync(file)) throw new RawInputError(spec.file, `missing file (expected ${file})`)
-    const source = `read_parquet(${sqlString(file)})`
-    await checkColumns(conn, spec, source)
-    let rows: number
-    try {
-      rows = Number(await queryValue(conn, `select count(*) from ${source}`))
-      await checkKey(conn, spec, file)
-      await checkParses(conn, spec, file)
-    } catch (error) {
-      if (error instanceof RawInputError) throw error
-      throw new RawInputError(spec.file, `unreadable Parquet: ${errorMessage(error)}`)
-    }
-    infos.push({ file: spec.file, rows, sha256: await sha256(file), identity: fileIdentity(file) })
+export async function validateRaw(connect: () => Promise<DuckDBConnection>, folder: RawFolder, parallel = 2): Promise<RawFileInfo[]> {
+  const infos = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => validateFile(conn, spec, folder))
+  const conn = await connect()
+  try {
+    await checkFollowedIds(conn, folder)
+  } finally {
+    conn.closeSync()
   }
   return infos
+}
+
+async function validateFile(conn: DuckDBConnection, spec: RawFile, folder: RawFolder): Promise<RawFileInfo> {
+  const file = path.join(folder.dir, spec.file)
+  const name = `${folder.prefix}${spec.file}`
+  if (!fs.existsSync(file)) throw new RawInputError(name, `missing file (expected ${file})`)
+  const source = `read_parquet(${sqlString(file)})`
+  await checkColumns(conn, { ...spec, file: name }, source)
+  let rows: number
+  try {
+    rows = Number(await queryValue(conn, `select count(*) from ${source}`))
+    await checkKey(conn, { ...spec, file: name }, file)
+    await checkParses(conn, { ...spec, file: name }, file)
+    await checkRows(conn, spec, file, name, folder)
+  } catch (error) {
+    if (error instanceof RawInputError) throw error
+    throw new RawInputError(name, `unreadable Parquet: ${errorMessage(error)}`)
+  }
+  return { file: name, rows, sha256: await sha256(file), identity: fileIdentity(file) }
 }
 
 /**

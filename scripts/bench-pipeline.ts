@@ -1,9 +1,16 @@
 /**
- * Pipeline benchmark: `npm run bench:pipeline [-- --raw-demo DIR] [--raw-large DIR] [--only demo|large]`.
- * Builds the demo and large raw folders (generated into a temporary folder with the seed 42 when no path is given),
- * each in its own child process, and prints wall time, peak RSS and rows/s per step. Each build is the nightly one
- * (`npm run build`), preparation of the serving caches included. Targets (2 cores): large in ≤ 10 minutes with peak
- * RSS ≤ 8 GiB.
+ * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]
+ * [--no-prepare-serving]`.
+ * For each scale (demo with 365 days of daily scans, large with 60: the issue's sizes; `--days` overrides), generates
+ * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
+ * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
+ * (each night in its own child process, serving caches prepared). Prints per night: wall time, peak RSS, state and
+ * snapshot size. With `--sample K` only the first 11 nights, every K-th night and the last are measured: the days
+ * before each measured night are caught up by one unmeasured build of the day before it (which replays the missed
+ * days, as the nightly CLI does), so a measured night is always one day on the state of the day before. Then the
+ * figures of issue 22: the last night's time and peak RSS with its steps, how a night's time
+ * grows over the days (last night against the 10th: target ≤ 1.2×), and the state's size and growth per day.
+ * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -12,40 +19,31 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { rawLayout } from '../pipeline/raw-days.ts'
+import { stateBytes } from '../pipeline/state.ts'
 import { prepareServing } from '../server/snapshot/load.ts'
 import { generateRaw } from './generate/index.ts'
 
 const { values } = parseArgs({
   options: {
-    'raw-demo': { type: 'string' },
-    'raw-large': { type: 'string' },
     only: { type: 'string' },
-    child: { type: 'string' },
+    days: { type: 'string' },
+    nights: { type: 'string' },
+    sample: { type: 'string' },
+    raw: { type: 'string' },
+    'prepare-serving': { type: 'boolean', default: true },
+    child: { type: 'boolean', default: false },
+    snapshots: { type: 'string' },
     date: { type: 'string' },
   },
+  allowNegative: true,
 })
 
-const TARGET = { large: { ms: 10 * 60_000, rssBytes: 8 * 1024 ** 3 } }
-const DEFAULT_DATE = '2026-11-22'
-
-/** The date a raw folder describes: the generator's end date, else the default. */
-function rawDate(rawDir: string): string {
-  const truth = path.join(rawDir, '_truth.json')
-  if (values.date) return values.date
-  return fs.existsSync(truth) ? (JSON.parse(fs.readFileSync(truth, 'utf8')).end_date as string) : DEFAULT_DATE
-}
-
-/** Child mode: one build in this process; the report is the last stdout line. */
-async function child(rawDir: string): Promise<void> {
-  const snapshotsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-snapshots-'))
-  const started = Date.now()
-  try {
-    await buildSnapshot({ rawDir, snapshotsDir, date: rawDate(rawDir), prepareServing })
-    console.log(JSON.stringify({ ms: Date.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }))
-  } finally {
-    fs.rmSync(snapshotsDir, { recursive: true, force: true })
-  }
-}
+const SCALES = { demo: 365, large: 60 } as const
+type ScaleName = keyof typeof SCALES
+const TARGET = { large: { ms: 5 * 60_000, rssBytes: 8 * 1024 ** 3 } }
+const GROWTH_TARGET = 1.2
+const END_DATE = '2026-11-22'
 
 interface Step {
   step: string
@@ -54,13 +52,35 @@ interface Step {
   ms: number
 }
 
-function runChild(rawDir: string): Promise<{ ms: number; maxRssBytes: number; steps: Step[] }> {
+interface Night {
+  date: string
+  ms: number
+  maxRssBytes: number
+  stateBytes: number
+  snapshotBytes: number
+  steps: Step[]
+}
+
+/** Child mode: one build in this process; the report is the last stdout line. */
+async function child(): Promise<void> {
+  const started = Date.now()
+  const result = await buildSnapshot({
+    rawDir: values.raw!,
+    snapshotsDir: values.snapshots!,
+    date: values.date!,
+    prepareServing: values['prepare-serving'] ? prepareServing : undefined,
+  })
+  const ms = Date.now() - started
+  const snapshotBytes = result.manifest.files.reduce((n, f) => n + fs.statSync(path.join(result.dir, f.file)).size, 0)
+  console.log(JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, snapshotBytes }))
+}
+
+function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<Night> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url)
-    const proc = spawn(process.execPath, ['--import', 'tsx', script, '--child', rawDir], {
-      env: { ...process.env, LOG_LEVEL: 'info', CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const args = ['--import', 'tsx', script, '--child', '--raw', rawDir, '--snapshots', snapshotsDir, '--date', date]
+    if (!values['prepare-serving']) args.push('--no-prepare-serving')
+    const proc = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'info', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
     const steps: Step[] = []
     let stdout = ''
     let pending = ''
@@ -72,55 +92,99 @@ function runChild(rawDir: string): Promise<{ ms: number; maxRssBytes: number; st
       for (const line of lines) {
         if (!line.startsWith('{')) continue
         const event = JSON.parse(line)
-        if (event.event === 'build.step') {
-          steps.push(event)
-          process.stderr.write(`  ${event.layer}/${event.step}: ${event.rows} rows, ${event.ms} ms\n`)
-        }
+        if (event.event === 'build.step') steps.push(event)
         else if (event.level === 'error') process.stderr.write(line + '\n')
       }
     })
     proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`build of ${rawDir} exited with ${code}`))
+      if (code !== 0) return reject(new Error(`build of ${date} exited with ${code}`))
       const report = JSON.parse(stdout.trim().split('\n').at(-1)!)
-      resolve({ ...report, steps })
+      resolve({ date, ...report, stateBytes: stateBytes(path.join(snapshotsDir, 'state')), steps })
     })
   })
 }
 
+const daysSince = (a: Night, b: Night) => (Date.parse(b.date) - Date.parse(a.date)) / 86_400_000
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
-function printReport(scale: string, result: { ms: number; maxRssBytes: number; steps: Step[] }): void {
-  console.log(`\n== ${scale}: wall ${secs(result.ms)}, peak RSS ${gib(result.maxRssBytes)}`)
+function printSteps(night: Night): void {
   console.log(`${'step'.padEnd(34)} ${'rows'.padStart(12)} ${'ms'.padStart(9)} ${'rows/s'.padStart(12)}`)
-  for (const s of result.steps) {
+  for (const s of night.steps) {
     const rate = s.ms > 0 && s.rows > 0 ? Math.round((s.rows / s.ms) * 1000).toLocaleString('en-US') : '-'
     console.log(`${`${s.layer}/${s.step}`.padEnd(34)} ${s.rows.toLocaleString('en-US').padStart(12)} ${String(s.ms).padStart(9)} ${rate.padStart(12)}`)
   }
+}
+
+function printReport(scale: ScaleName, nights: Night[]): void {
+  const last = nights.at(-1)!
+  const days = daysSince(nights[0], last) + 1
+  console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
+  console.log(`last night (${last.date}): wall ${secs(last.ms)}, peak RSS ${gib(last.maxRssBytes)}`)
+  printSteps(last)
   const target = TARGET[scale as keyof typeof TARGET]
   if (target) {
-    const ok = result.ms <= target.ms && result.maxRssBytes <= target.rssBytes
+    const ok = last.ms <= target.ms && last.maxRssBytes <= target.rssBytes
     console.log(`target ≤ ${secs(target.ms)} and ≤ ${gib(target.rssBytes)}: ${ok ? 'met' : 'MISSED'}`)
   }
+  const nightly = nights.slice(1)
+  if (nightly.length >= 10) {
+    const tenth = nightly[9]
+    const ratio = last.ms / tenth.ms
+    console.log(`growth: 10th night ${secs(tenth.ms)}, last night ${secs(last.ms)}: ${ratio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${ratio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+    const tenths = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => nightly.slice(Math.floor((k * nightly.length) / 10), Math.floor(((k + 1) * nightly.length) / 10)))
+    console.log(`median night per tenth of the measured nights: ${tenths.filter((t) => t.length).map((t) => secs(median(t.map((n) => n.ms)))).join(', ')}`)
+    console.log(`nights measured: ${nightly.map((n) => `${n.date} ${secs(n.ms)}`).join(', ')}`)
+    const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))
+    console.log(`state: ${mib(last.stateBytes)} after ${days} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
+  } else {
+    console.log(`state: ${mib(last.stateBytes)} after ${days} days; snapshot ${mib(last.snapshotBytes)}`)
+  }
+  console.log(`peak RSS over all nights: ${gib(Math.max(...nightly.map((n) => n.maxRssBytes), 0))}`)
+}
+
+async function benchScale(scale: ScaleName, root: string): Promise<void> {
+  const days = Number(values.days ?? SCALES[scale])
+  let rawDir = values.raw
+  if (!rawDir) {
+    rawDir = path.join(root, `${scale}-raw`)
+    const started = Date.now()
+    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: END_DATE, days })
+    console.log(`generated ${scale}, ${days} days, in ${secs(Date.now() - started)}`)
+  }
+  const layout = rawLayout(rawDir)
+  if (layout.kind !== 'daily') throw new Error(`${rawDir} is not in the daily layout`)
+  const dates = layout.days.slice(0, values.nights ? Number(values.nights) + 1 : undefined)
+  const snapshotsDir = path.join(root, `${scale}-snapshots`)
+  const nights: Night[] = []
+  console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
+  const sample = Number(values.sample ?? 1)
+  const measured = (k: number) => sample <= 1 || k <= 11 || k % sample === 0 || k === dates.length - 1
+  for (const [k, date] of dates.entries()) {
+    if (!measured(k)) continue
+    if (k > 0 && !measured(k - 1)) {
+      const caughtUp = await runNight(path.resolve(rawDir), snapshotsDir, dates[k - 1])
+      console.log(`${dates[k - 1].padEnd(12)} caught up (days replayed and built, unmeasured) in ${secs(caughtUp.ms)}`)
+    }
+    const night = await runNight(path.resolve(rawDir), snapshotsDir, date)
+    nights.push(night)
+    console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
+  }
+  printReport(scale, nights)
+  fs.rmSync(snapshotsDir, { recursive: true, force: true })
 }
 
 async function main(): Promise<void> {
-  if (values.child) return child(values.child)
-  const scales = (values.only ? [values.only] : ['demo', 'large']) as ('demo' | 'large')[]
-  const generatedRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-raw-'))
+  if (values.child) return child()
+  const scales = (values.only ? [values.only] : ['demo', 'large']) as ScaleName[]
+  for (const scale of scales) if (!(scale in SCALES)) throw new Error(`--only must be demo or large, got ${scale}`)
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipeline-'))
   try {
-    for (const scale of scales) {
-      let rawDir = values[`raw-${scale}`]
-      if (!rawDir) {
-        rawDir = path.join(generatedRoot, scale)
-        const started = Date.now()
-        await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: DEFAULT_DATE })
-        console.log(`generated ${scale} in ${secs(Date.now() - started)}`)
-      }
-      printReport(scale, await runChild(path.resolve(rawDir)))
-    }
+    for (const scale of scales) await benchScale(scale, root)
   } finally {
-    fs.rmSync(generatedRoot, { recursive: true, force: true })
+    fs.rmSync(root, { recursive: true, force: true })
   }
 }
 

@@ -1,8 +1,12 @@
 /**
  * Nightly build CLI:
- * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N] [--lookups DIR]
- * [--no-prepare-serving]`.
- * Defaults: raw `raw`, snapshots `snapshots`, keep SNAPSHOT_KEEP or 7, date = today (UTC), lookups `data/lookups`.
+ * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--state DIR] [--keep N] [--backfill N]
+ * [--lookups DIR] [--rebuild] [--prune-raw] [--no-prepare-serving]`.
+ * Defaults: raw `raw`, snapshots `snapshots`, state `<snapshots>/state` (STATE_DIR), keep SNAPSHOT_KEEP or 7,
+ * date = today (UTC), lookups `data/lookups`. The build reads the state of the day before and `<raw>/<date>/`
+ * (raw days missed since the last build are replayed first); `--rebuild` folds every raw day from scratch, as does a
+ * first build or a raw folder in the single-folder layout (the one-time import of history). `--prune-raw` deletes
+ * the raw day folders before the date once the snapshot is published (they are folded into the state).
  * Before publishing, the new snapshot's serving caches (`<snapshots>/.serving/<snapshot>/`) are written, so the
  * server's first load of it is as fast as a restart; `--no-prepare-serving` skips that (machines where no server
  * reads the snapshots, e.g. analysts').
@@ -18,6 +22,9 @@ const { values } = parseArgs({
   options: {
     raw: { type: 'string', default: 'raw' },
     snapshots: { type: 'string', default: 'snapshots' },
+    state: { type: 'string', default: process.env.STATE_DIR },
+    rebuild: { type: 'boolean', default: false },
+    'prune-raw': { type: 'boolean', default: false },
     date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
     keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
     backfill: { type: 'string', default: '0' },
@@ -45,6 +52,9 @@ try {
   const result = await buildSnapshot({
     rawDir: values.raw,
     snapshotsDir: values.snapshots,
+    stateDir: values.state,
+    rebuild: values.rebuild,
+    pruneRaw: values['prune-raw'],
     date: values.date,
     keep: positiveInt('keep', values.keep),
     backfillDays: positiveInt('backfill', values.backfill),

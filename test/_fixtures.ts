@@ -140,6 +140,59 @@ export async function writeRaw(dir: string, rows: RawRows): Promise<string> {
   return dir
 }
 
+/** The files with one slice per day in the daily layout, and the column (or tweet time) that dates a row. */
+const DAILY: Record<string, (row: Row) => string> = {
+  'follow_scans.parquet': (r) => String(r[0]),
+  'follower_counts.parquet': (r) => String(r[0]),
+  'tweets.parquet': (r) => new Date(String(r[2])).toISOString().slice(0, 10),
+}
+
+/**
+ * Write `rows` in the daily layout: one folder `dir/<day>/` per day of `days`, each with the rows of that day
+ * (scans and counts by their date, tweets by their UTC creation day) and every reference table. Rows of other days
+ * are left out.
+ */
+export async function writeDailyRaw(dir: string, rows: RawRows, days: string[]): Promise<string> {
+  for (const day of days) {
+    const slice = Object.fromEntries(
+      Object.entries(rows).map(([file, data]) => [file, DAILY[file] ? data.filter((r) => DAILY[file](r) === day) : data]),
+    )
+    await writeRaw(path.join(dir, day), slice)
+  }
+  return dir
+}
+
+/** The days from `first` to `last`, inclusive (YYYY-MM-DD). */
+export function daysBetween(first: string, last: string): string[] {
+  const days: string[] = []
+  for (let d = new Date(`${first}T00:00:00Z`); d.toISOString().slice(0, 10) <= last; d.setUTCDate(d.getUTCDate() + 1)) {
+    days.push(d.toISOString().slice(0, 10))
+  }
+  return days
+}
+
+/**
+ * Merge a daily raw folder (`YYYY-MM-DD/` day folders) into the single-folder layout: the daily files of every day
+ * concatenated, the reference tables of the newest day.
+ */
+export async function flattenRaw(dailyDir: string, dir = tempDir('raw-flat')): Promise<string> {
+  const days = fs.readdirSync(dailyDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    for (const { file } of RAW_FILES) {
+      const sources = DAILY[file] ? days.map((d) => path.join(dailyDir, d, file)) : [path.join(dailyDir, days.at(-1)!, file)]
+      await conn.run(`copy (select * from read_parquet([${sources.map(sqlString).join(', ')}])) to ${sqlString(path.join(dir, file))} (format parquet, compression zstd)`)
+    }
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+  const truth = path.join(dailyDir, '_truth.json')
+  if (fs.existsSync(truth)) fs.copyFileSync(truth, path.join(dir, '_truth.json'))
+  return dir
+}
+
 /** Rewrite one raw file of `dir` in place with a DuckDB query over it (`t` = the current file). */
 export async function rewriteRaw(dir: string, file: string, select: string): Promise<void> {
   const instance = await DuckDBInstance.create(':memory:')

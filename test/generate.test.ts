@@ -1,7 +1,7 @@
 /**
- * The raw-data generator (`npm run generate`): the tiny scale honours docs/raw-data.md (files, columns, DuckDB
- * types, keys, referential rules, exact ids beyond 2^53), is deterministic per seed and end date, and the structure
- * it reports in `_truth.json` is really in the data.
+ * The raw-data generator (`npm run generate`): the tiny scale writes one folder per day honouring docs/raw-data.md
+ * (files, columns, DuckDB types, keys, referential rules, exact ids beyond 2^53) with a crawler's cadence, is
+ * deterministic per seed and end date, and the structure it reports in `_truth.json` is really in the data.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,6 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { RAW_FILES } from '../pipeline/raw-contract.ts'
+import { DAILY_FILES } from '../pipeline/raw-days.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
 
 const END_DATE = '2026-11-22'
@@ -43,6 +44,13 @@ interface Context {
 
 const Generate = suite<Context>('generate')
 
+/** A raw file of a generated folder as a DuckDB source: a daily file over every day folder, a reference table of the end date. */
+function source(dir: string, file: string): string {
+  return DAILY_FILES.includes(file)
+    ? `read_parquet('${path.join(dir, '*', file)}')`
+    : `read_parquet('${path.join(dir, END_DATE, file)}')`
+}
+
 Generate.before(async (context) => {
   context.root = fs.mkdtempSync(path.join(os.tmpdir(), 'generate-test-'))
   context.dirs = {
@@ -59,7 +67,7 @@ Generate.before(async (context) => {
   context.conn = await instance.connect()
   for (const { file } of RAW_FILES) {
     await context.conn.run(
-      `create view ${file.replace('.parquet', '')} as select * from read_parquet('${path.join(context.dirs.main, file)}')`,
+      `create view ${file.replace('.parquet', '')} as select * from ${source(context.dirs.main, file)}`,
     )
   }
   // the follow events the pipeline will derive: consecutive scans of one account compared
@@ -113,21 +121,25 @@ async function rowChecksum(conn: DuckDBConnection, dir: string, file: string, ke
   return String(
     await value(
       conn,
-      `select md5(string_agg(t::VARCHAR, chr(10) order by ${key.join(', ')})) from read_parquet('${path.join(dir, file)}') t`,
+      `select md5(string_agg(t::VARCHAR, chr(10) order by ${key.join(', ')})) from ${source(dir, file)} t`,
     ),
   )
 }
 
-Generate('contract :: the folder holds exactly the documented files and _truth.json', ({ dirs, counts }) => {
-  const expected = [...RAW_FILES.map((f) => f.file), '_truth.json'].sort()
-  assert.equal(fs.readdirSync(dirs.main).sort(), expected)
+Generate('contract :: 60 day folders ending on the end date, each with exactly the documented files, and _truth.json', ({ dirs, counts }) => {
+  const days = fs.readdirSync(dirs.main).filter((d) => d !== '_truth.json').sort()
+  assert.is(days.length, 60)
+  assert.is(days[0], '2026-09-24')
+  assert.is(days.at(-1), END_DATE)
+  assert.ok(fs.existsSync(path.join(dirs.main, '_truth.json')))
+  for (const day of days) assert.equal(fs.readdirSync(path.join(dirs.main, day)).sort(), RAW_FILES.map((f) => f.file).sort(), day)
   for (const { file } of RAW_FILES) assert.ok(counts[file.replace('.parquet', '')] > 0, `${file} has rows`)
   assert.not.ok(fs.readdirSync(path.dirname(dirs.main)).some((name) => name.includes('.tmp-')), 'no temp folder is left')
 })
 
 Generate('contract :: every file has the documented column names and DuckDB types, zstd-compressed', async ({ conn, dirs }) => {
   for (const { file, columns } of RAW_FILES) {
-    const described = await rows(conn, `describe select * from read_parquet('${path.join(dirs.main, file)}')`)
+    const described = await rows(conn, `describe select * from ${source(dirs.main, file)}`)
     assert.equal(
       Object.fromEntries(described.map((c) => [c.column_name, c.column_type])),
       columns,
@@ -135,7 +147,7 @@ Generate('contract :: every file has the documented column names and DuckDB type
     )
     const codecs = await rows(
       conn,
-      `select distinct compression from parquet_metadata('${path.join(dirs.main, file)}')`,
+      `select distinct compression from parquet_metadata('${path.join(dirs.main, '*', file)}')`,
     )
     assert.equal(codecs.map((c) => c.compression), ['ZSTD'], `${file} is zstd`)
   }
@@ -191,6 +203,32 @@ Generate('graph :: a baseline scan of every monitored account on the first day, 
   assert.ok((await count(conn, `select count(*) from follow_scans where scan_date > '${first}'`)) > monitored / 4)
   assert.is(String(await value(conn, `select max(scan_date)::VARCHAR from follow_scans`)), END_DATE)
   assert.ok((await count(conn, `select count(*) from follow_scans where len(following_ids) = 0`)) > 0, 'an empty scan exists')
+})
+
+Generate('cadence :: most monitored accounts are scanned every day, the rest every few days; each day folder holds its day', async ({ conn, dirs }) => {
+  const stats = (await rows(conn, `
+    with gaps as (
+      select account_id, scan_date - lag(scan_date) over (partition by account_id order by scan_date) as gap from follow_scans)
+    select count(distinct account_id) filter (where true) as scanned,
+      (select count(*) from (select account_id from follow_scans group by all having count(*) = 60)) as daily,
+      max(gap) as max_gap
+    from gaps`))[0]
+  const monitored = await count(conn, `select count(*) from accounts where is_monitored`)
+  assert.is(Number(stats.scanned), monitored)
+  assert.ok(Number(stats.daily) > 0.6 * monitored && Number(stats.daily) < 0.9 * monitored, `daily ${stats.daily} of ${monitored}`)
+  assert.ok(Number(stats.max_gap) <= 5, `longest gap ${stats.max_gap} days`)
+  for (const [file, column] of [['follow_scans.parquet', 'scan_date'], ['follower_counts.parquet', 'scan_date'], ['tweets.parquet', 'cast(cast(created_at as timestamptz) as date)']]) {
+    const misplaced = await count(conn, `select count(*) from read_parquet('${path.join(dirs.main, '*', file)}', filename = true)
+      where ${column}::varchar <> regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2})/', 1)`)
+    assert.is(misplaced, 0, `${file} rows in their day's folder`)
+  }
+})
+
+Generate('days :: --days N writes N day folders ending on the end date', async ({ root }) => {
+  const out = path.join(root, 'three-days')
+  await generateRaw({ scale: 'tiny', seed: 42, outDir: out, endDate: END_DATE, days: 3 })
+  assert.equal(fs.readdirSync(out).sort(), ['2026-11-20', '2026-11-21', '2026-11-22', '_truth.json'])
+  fs.rmSync(out, { recursive: true, force: true })
 })
 
 Generate('graph :: in-degree is heavy-tailed', async ({ conn }) => {
@@ -324,9 +362,9 @@ Generate('follower counts :: monitored accounts only, with missing days and tren
   assert.is(await count(conn, `select count(*) from follower_counts where account_id not in (select account_id from accounts where is_monitored)`), 0)
   const span = (await rows(conn, `select min(scan_date)::VARCHAR as first, max(scan_date)::VARCHAR as last, count(distinct scan_date) as days from follower_counts`))[0]
   assert.is(span.last, END_DATE)
-  assert.ok(Number(span.days) < 365 && Number(span.days) > 300, 'whole-crawler outage days are missing')
+  assert.ok(Number(span.days) < 60 && Number(span.days) > 50, 'whole-crawler outage days are missing')
   const gaps = await count(conn, `
-    select count(*) from (select account_id from follower_counts group by all having count(*) < 360)`)
+    select count(*) from (select account_id from follower_counts group by all having count(*) < 57)`)
   assert.ok(gaps > 0, 'accounts miss days')
 })
 
@@ -359,7 +397,7 @@ Generate('publish :: generating into an existing folder replaces it as a whole',
   fs.writeFileSync(path.join(dirs.again, 'stray.txt'), 'left from an older run')
   await generateRaw({ scale: 'tiny', seed: 42, outDir: dirs.again, endDate: END_DATE })
   assert.not.ok(fs.existsSync(path.join(dirs.again, 'stray.txt')))
-  assert.ok(fs.existsSync(path.join(dirs.again, 'follow_scans.parquet')))
+  assert.ok(fs.existsSync(path.join(dirs.again, END_DATE, 'follow_scans.parquet')))
   assert.equal(fs.readdirSync(path.dirname(dirs.again)).sort(), ['again', 'main', 'other-seed'])
 })
 

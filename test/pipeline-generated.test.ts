@@ -6,15 +6,19 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { buildSnapshot } from '../pipeline/build.ts'
+import { addDays, buildSnapshot } from '../pipeline/build.ts'
 import { sqlString } from '../pipeline/duckdb.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
-import { BUILD_DATE, tempDir } from './_fixtures.ts'
+import { BUILD_DATE, flattenRaw, tempDir } from './_fixtures.ts'
 
+const nightly = tempDir('generated-facts-snapshots')
 const built = (async () => {
-  const raw = tempDir('generated-facts-raw')
-  await generateRaw({ scale: 'tiny', seed: 7, outDir: raw, endDate: BUILD_DATE })
-  const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('generated-facts-snapshots'), date: BUILD_DATE })
+  const daily = tempDir('generated-facts-raw')
+  await generateRaw({ scale: 'tiny', seed: 7, outDir: daily, endDate: BUILD_DATE })
+  const raw = await flattenRaw(daily)
+  // the nightly way: the state of the day before plus the build date's folder
+  await buildSnapshot({ rawDir: daily, snapshotsDir: nightly, date: addDays(BUILD_DATE, -1) })
+  const { dir } = await buildSnapshot({ rawDir: daily, snapshotsDir: nightly, date: BUILD_DATE })
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   const file = (name: string) => sqlString(path.join(dir, `${name}.parquet`))

@@ -1,6 +1,6 @@
 /**
  * Publication and history: deterministic rebuilds, the atomic `current` symlink, keeping the last N snapshots,
- * published folders left untouched, and the score history written by every build and by the backfill.
+ * published folders left untouched, and the score history kept in the state by every build and by the backfill.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -8,6 +8,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
 import { BUILD_DATE, baseRaw, readParquet, tempDir, writeRaw } from './_fixtures.ts'
 
@@ -42,17 +43,43 @@ Publish('publish :: current is a relative symlink swapped by rename; only the la
     ids.push((await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, keep: 2 })).snapshotId)
   }
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), ids[2])
-  const left = fs.readdirSync(snapshots).filter((n) => n !== 'history' && n !== 'current').sort()
+  const left = fs.readdirSync(snapshots).filter((n) => /^\d{4}-/.test(n)).sort()
   assert.equal(left, [ids[1], ids[2]].sort())
   assert.ok(fs.existsSync(path.join(snapshots, 'current', 'accounts.parquet')))
 })
 
 const History = suite('score history')
 
-History('history :: every build writes history/scores/<date>.parquet with scores > 0', async () => {
+/** The score history of one date kept in the state of `snapshots` (scores > 0), by platform_id. */
+async function historyOf(snapshots: string, date: string) {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st (read_only)`)
+    return (await conn.runAndReadAll(`select platform_id, platform_score, rank from st.scores
+      where score_date = DATE '${date}' order by platform_id`)).getRowObjectsJson()
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+async function scoredDates(snapshots: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st (read_only)`)
+    return (await conn.runAndReadAll('select score_date::varchar from st.score_dates order by 1')).getRows().map((r) => String(r[0]))
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+History('history :: every build keeps its scores > 0 in the state', async () => {
   const snapshots = tempDir('history-build')
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
-  const history = await readParquet(path.join(snapshots, 'history', 'scores', `${BUILD_DATE}.parquet`))
+  const history = await historyOf(snapshots, BUILD_DATE)
   const accounts = await readParquet(path.join(dir, 'accounts.parquet'), 'select platform_id, platform_score, rank from t where platform_score > 0 order by platform_id')
   assert.equal(history, accounts)
 })
@@ -60,13 +87,12 @@ History('history :: every build writes history/scores/<date>.parquet with scores
 History('history :: backfill scores earlier dates from the scans as of each date and fills the look-backs', async () => {
   const snapshots = tempDir('history-backfill')
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
-  const files = fs.readdirSync(path.join(snapshots, 'history', 'scores')).sort()
-  assert.equal(files, ['15', '16', '17', '18', '19', '20', '21', '22'].map((d) => `2026-11-${d}.parquet`))
+  assert.equal(await scoredDates(snapshots), ['15', '16', '17', '18', '19', '20', '21', '22'].map((d) => `2026-11-${d}`))
 
   // the backfilled 11-21 equals a build dated 11-21
   const direct = tempDir('history-direct')
   await buildSnapshot({ rawDir: await rawDir, snapshotsDir: direct, date: '2026-11-21' })
-  const day = (root: string) => readParquet(path.join(root, 'history', 'scores', '2026-11-21.parquet'))
+  const day = (root: string) => historyOf(root, '2026-11-21')
   assert.equal(await day(snapshots), await day(direct))
 
   const scores1d = Object.fromEntries((await day(snapshots)).map((r) => [r.platform_id, r.platform_score]))

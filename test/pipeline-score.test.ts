@@ -10,7 +10,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
 import fs from 'node:fs'
 import { generateRaw } from '../scripts/generate/index.ts'
-import { BUILD_DATE, baseRaw, copyRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 
 async function scores(rows: RawRows, env: Record<string, string> = {}) {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
@@ -125,8 +125,9 @@ interface Truth {
 }
 
 const generated = (async () => {
-  const raw = tempDir('generated-raw')
-  await generateRaw({ scale: 'tiny', seed: 42, outDir: raw, endDate: BUILD_DATE })
+  const daily = tempDir('generated-raw')
+  await generateRaw({ scale: 'tiny', seed: 42, outDir: daily, endDate: BUILD_DATE })
+  const raw = await flattenRaw(daily)
   const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
   return { raw, truth, base: await scoresOf(raw) }
 })()

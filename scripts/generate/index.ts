@@ -1,8 +1,10 @@
 /**
- * The deterministic raw-data generator: builds every file of docs/raw-data.md inside DuckDB (hash-based randomness,
- * see sql/macros.sql), writes them as zstd Parquet into a temporary folder next to `outDir`, adds `_truth.json`
- * (the planted structure, for test fixtures) and renames the folder into place, so a half-written raw folder never
- * exists. Same seed + same end date ⇒ the same rows.
+ * The deterministic raw-data generator, a model of the crawler: builds every file of docs/raw-data.md inside DuckDB
+ * (hash-based randomness, see sql/macros.sql) and writes one folder per day, `<outDir>/YYYY-MM-DD/`, for the `days`
+ * days ending on the end date: that day's follow scans, follower counts and tweets, and the reference tables (the
+ * same rows every day, hard-linked). Everything goes into a temporary folder next to `outDir` with `_truth.json`
+ * (the planted structure, for test fixtures) and is renamed into place, so a half-written raw folder never exists.
+ * Same seed + same end date + same days ⇒ the same rows.
  *
  * @example const { counts } = await generateRaw({ scale: 'tiny', seed: 42, outDir: '/tmp/raw', endDate: '2026-11-22' })
  */
@@ -13,9 +15,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
 import { log } from '../../log/logger.ts'
 import { progress } from '../../log/progress.ts'
-import {
-  FOLLOWER_COUNT_DAYS, FOLLOW_ZIPF, SCALES, SCAN_WINDOW_DAYS, TWEET_DAYS, type Scale, type ScaleName,
-} from './scales.ts'
+import { DEFAULT_DAYS, FOLLOW_ZIPF, MAX_DAYS, SCALES, TWEETS_PER_DAY_DIVISOR, type Scale, type ScaleName } from './scales.ts'
 import { writeTruth } from './truth.ts'
 
 export interface GenerateOptions {
@@ -24,15 +24,22 @@ export interface GenerateOptions {
   outDir: string
   /** YYYY-MM-DD: the last day of scans and tweets */
   endDate: string
+  /** number of dated day folders, ending with the end date (default 60, at most 365) */
+  days?: number
 }
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sql')
 /** models, in dependency order: each creates tables the next ones read */
 const MODELS = ['macros.sql', 'entities.sql', 'taxonomy.sql', 'accounts.sql', 'follow_graph.sql']
-/** raw files of docs/raw-data.md, each written from `sql/raw/<name>.sql` */
-const RAW_FILES = [
+/** reference tables of docs/raw-data.md, each written once from `sql/raw/<name>.sql` and linked into every day */
+const REFERENCE_FILES = [
   'categories', 'tag_categories', 'tags', 'accounts', 'previous_usernames', 'friends', 'account_categories',
-  'account_tags', 'follow_scans', 'follower_counts', 'tweets',
+  'account_tags',
+]
+/** files with one slice per day: `sql/raw/<name>.sql` plus the column that holds the row's day */
+const DAILY_FILES: { name: string; day: string }[] = [
+  { name: 'follower_counts', day: 'scan_date' },
+  { name: 'tweets', day: 'cast(cast(created_at as timestamptz) as date)' },
 ]
 
 export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: string; counts: Record<string, number> }> {
@@ -44,33 +51,56 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.endDate) || Number.isNaN(Date.parse(opts.endDate))) {
     throw new Error(`end date must be YYYY-MM-DD, got ${opts.endDate}`)
   }
+  const days = opts.days ?? DEFAULT_DAYS
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new Error(`days must be 1..${MAX_DAYS}, got ${days}`)
   const outDir = path.resolve(opts.outDir)
   fs.mkdirSync(path.dirname(outDir), { recursive: true })
   const tmpDir = fs.mkdtempSync(`${outDir}.tmp-`)
   const started = Date.now()
-  log.info('generate.start', { scale: opts.scale, seed: opts.seed, end_date: opts.endDate, out: outDir })
+  log.info('generate.start', { scale: opts.scale, seed: opts.seed, end_date: opts.endDate, days, out: outDir })
 
   const counts: Record<string, number> = {}
   const db = await openPipelineDb()
+  const bar = progress('generate', MODELS.length + REFERENCE_FILES.length + days)
   try {
-    await setVariables(db.conn, sqlVariables(scale, opts))
-    const bar = progress('generate', MODELS.length + RAW_FILES.length)
+    await setVariables(db.conn, sqlVariables(scale, opts, days))
     for (const model of MODELS) {
       const t0 = Date.now()
       await db.conn.run(readSql(model))
       log.debug('generate.model', { model, ms: Date.now() - t0 })
       bar.tick()
     }
-    for (const name of RAW_FILES) {
+    const dayDirs = Array.from({ length: days }, (_, k) => path.join(tmpDir, addDays(opts.endDate, k - days + 1)))
+    for (const dir of dayDirs) fs.mkdirSync(dir)
+    const last = dayDirs.at(-1)!
+    for (const name of REFERENCE_FILES) {
       const t0 = Date.now()
-      counts[name] = await copyToParquet(db.conn, readSql(`raw/${name}.sql`), path.join(tmpDir, `${name}.parquet`))
+      counts[name] = await copyToParquet(db.conn, readSql(`raw/${name}.sql`), path.join(last, `${name}.parquet`))
+      for (const dir of dayDirs.slice(0, -1)) fs.linkSync(path.join(last, `${name}.parquet`), path.join(dir, `${name}.parquet`))
       log.info('generate.file', { file: `${name}.parquet`, rows: counts[name], ms: Date.now() - t0 })
+      bar.tick()
+    }
+    for (const { name, day } of DAILY_FILES) {
+      await db.conn.run(`create table gen_${name} as select *, ${day} as gen_day from (${readSql(`raw/${name}.sql`)})`)
+    }
+    counts.follow_scans = 0
+    for (const name of ['follower_counts', 'tweets']) counts[name] = 0
+    for (const [k, dir] of dayDirs.entries()) {
+      const t0 = Date.now()
+      await setVariables(db.conn, { gen_day: k })
+      counts.follow_scans += await copyToParquet(db.conn, readSql('raw/follow_scans.sql'), path.join(dir, 'follow_scans.parquet'))
+      for (const { name } of DAILY_FILES) {
+        const query = `select * exclude (gen_day) from gen_${name} where gen_day = DATE '${path.basename(dir)}'`
+        counts[name] += await copyToParquet(db.conn, query, path.join(dir, `${name}.parquet`))
+      }
+      log.debug('generate.day', { day: path.basename(dir), ms: Date.now() - t0 })
       bar.tick()
     }
     const meta = { seed: opts.seed, scale: opts.scale, endDate: opts.endDate }
     await writeTruth(db.conn, path.join(tmpDir, '_truth.json'), meta)
     bar.done({ rows: Object.values(counts).reduce((a, b) => a + b, 0) })
   } catch (error) {
+    bar.fail()
     fs.rmSync(tmpDir, { recursive: true, force: true })
     throw error
   } finally {
@@ -79,6 +109,12 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   replaceDir(tmpDir, outDir)
   log.info('generate.done', { out: outDir, ms: Date.now() - started })
   return { outDir, counts }
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
 }
 
 function readSql(file: string): string {
@@ -100,7 +136,7 @@ function replaceDir(from: string, to: string): void {
 }
 
 /** Everything the SQL files read with getvariable(): sizes, rank ranges of the entity layout, id permutation. */
-function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVariable> {
+function sqlVariables(scale: Scale, opts: GenerateOptions, days: number): Record<string, SqlVariable> {
   const special =
     scale.gems + scale.lonelySmall + scale.ringSize + scale.botFarms * (1 + scale.botsPerFarm) + scale.friendOverlapZero
   const known = scale.accounts + scale.friendOnly
@@ -109,12 +145,13 @@ function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVa
   return {
     seed: opts.seed,
     end_date: { date: opts.endDate },
-    scan_window: SCAN_WINDOW_DAYS,
-    count_days: FOLLOWER_COUNT_DAYS,
-    tweet_days: TWEET_DAYS,
+    // follow-scan day numbers run from 0 (the baseline, the first day) to scan_window (the end date)
+    scan_window: days - 1,
+    count_days: days,
+    tweet_days: days,
     follow_zipf: FOLLOW_ZIPF,
     out_degree: scale.outDegree,
-    n_tweets: scale.tweets,
+    n_tweets: Math.round((scale.tweets * days) / TWEETS_PER_DAY_DIVISOR),
     n_generic: known - special,
     n_known: known,
     n_ids: ids,

@@ -4,7 +4,7 @@
 create or replace table int_accounts as
 with latest_count as (
   select platform_id, arg_max(followers_count, scan_date) as followers_count
-  from stg_follower_counts
+  from int_follower_counts
   where scan_date <= getvariable('build_date')
   group by platform_id
 ),

@@ -1,6 +1,6 @@
 -- One row per monitored account per scanned day on or before build_date.
 create or replace table int_followers_series as
 select c.platform_id, c.scan_date as date, c.followers_count
-from stg_follower_counts c
+from int_follower_counts c
 join int_accounts a on a.platform_id = c.platform_id and a.is_monitored
 where c.scan_date <= getvariable('build_date');

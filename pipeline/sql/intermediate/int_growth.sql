@@ -1,21 +1,16 @@
 -- One row per account and look-back (1, 7, 30 days): how its smart followers and its score moved since
--- build_date - days. Smart followers then = currently smart followers whose follow was recorded on or before that day
--- and still active then (the latest scan of the follower on or before that day held it).
+-- build_date - days. Smart followers then = currently smart followers whose run of follows was open on that day
+-- (the latest scan of the follower on or before that day held the follow).
 create or replace table int_growth as
 with lookbacks as (select unnest([1, 7, 30]) as days),
-scan_then as (
-  select l.days, s.source_id, max(s.scan_seq) as scan_seq
-  from int_scans s
-  cross join lookbacks l
-  where s.scan_date <= getvariable('build_date') - l.days
-  group by l.days, s.source_id
-),
 followers_then as (
-  select t.days, i.target_id as platform_id, count(*) as smart_followers
-  from int_follow_islands i
-  join scan_then t on t.source_id = i.source_id and t.scan_seq between i.start_seq and i.end_seq
-  join int_accounts f on f.platform_id = i.source_id and f.is_smart
-  group by t.days, i.target_id
+  select l.days, r.target_id as platform_id, count(*) as smart_followers
+  from int_runs r
+  cross join lookbacks l
+  join int_accounts f on f.platform_id = r.source_id and f.is_smart
+  where r.valid_from <= getvariable('build_date') - l.days
+    and (r.valid_to is null or r.valid_to > getvariable('build_date') - l.days)
+  group by l.days, r.target_id
 ),
 followers_now as (
   select target_id as platform_id, count(*) as smart_followers from int_smart_followers group by target_id

@@ -5,12 +5,11 @@
 create or replace table top_researched as
 with windows as (select unnest([1, 7, 30]) as days),
 counts as (
-  select w.days, a.account_idx, l.platform_id, count(*) as lookups
+  select w.days, a.account_idx, l.platform_id, sum(l.lookups) as lookups
   from stg_lookups l
   join int_accounts a on a.platform_id = l.platform_id
   cross join windows w
-  where l."at" >= cast(getvariable('build_date') - w.days + 1 as timestamptz)
-    and l."at" < cast(getvariable('build_date') + 1 as timestamptz)
+  where l.date between getvariable('build_date') - w.days + 1 and getvariable('build_date')
   group by w.days, a.account_idx, l.platform_id
 )
 select

@@ -1,4 +1,5 @@
--- One row per account per scanned day (raw follower_counts.parquet).
+-- One row per account per scanned day folded by this build (raw follower_counts, days ingest_from..build_date).
 create or replace view stg_follower_counts as
-select account_id as platform_id, scan_date, followers_count
-from read_parquet(getvariable('raw_dir') || '/follower_counts.parquet');
+select scan_date, account_id as platform_id, followers_count
+from raw_follower_counts
+where scan_date between getvariable('ingest_from') and getvariable('build_date');

@@ -104,10 +104,11 @@ select r, account_id, role,
     range(case when rnd(r, 0, 57) < 0.55 then 0 when rnd(r, 0, 57) < 0.85 then 1
                when rnd(r, 0, 57) < 0.96 then 2 else 3 end),
     k -> 1 + rnd_int(r, k, 58, getvariable('scan_window'))::INTEGER))) as sessions,
-  -- budget rescans of unchanged accounts
-  list_transform(
-    range(case when rnd(r, 0, 59) < 0.8 then 0 when rnd(r, 0, 59) < 0.95 then 1 else 2 end),
-    k -> 1 + rnd_int(r, k, 60, getvariable('scan_window'))::INTEGER) as extra_days
+  -- the crawler's cadence: 75% of the monitored accounts are rescanned every day, the rest every 2 to 5 days
+  -- (from a random phase); session days are scan days whatever the cadence
+  list_filter(range(1, getvariable('scan_window') + 1),
+    d -> rnd(r, 0, 59) < 0.75 or (d + rnd_int(r, 0, 60, 5)) % (2 + rnd_int(r, 0, 64, 4)) = 0)::INTEGER[]
+    as extra_days
 from entity
 where is_monitored;
 

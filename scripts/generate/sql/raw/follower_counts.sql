@@ -1,4 +1,4 @@
--- one row per monitored account per scanned day over count_days days: 15% of the accounts joined the monitored set
+-- one row per monitored account per scanned day over count_days days (the generated days): 15% of the accounts joined the monitored set
 -- later, suspended ones stop being scanned, 3% of the days are missed at random and three days are crawler outages
 select
   (getvariable('end_date') - k::INTEGER)::DATE as scan_date,

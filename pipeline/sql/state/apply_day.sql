@@ -1,0 +1,16 @@
+-- Write the day (build_date) folded by the models into the state; the caller has rewound the state to the day
+-- before and wraps both in one transaction. A from-scratch fold (state_rebuild) writes every run and event it derived.
+update st.follow_runs r set valid_to = c.valid_to
+from int_runs_closed c
+where r.source_id = c.source_id and r.target_id = c.target_id and r.valid_from = c.valid_from and r.valid_to is null;
+insert into st.follow_runs
+select source_id, target_id, subscribed_at, valid_from, valid_to, is_baseline from int_runs_opened order by valid_from, source_id;
+insert into st.follow_events
+select event_date, source_id, target_id, kind from int_day_events order by event_date, source_id, target_id;
+insert into st.follow_scans
+select scan_date, source_id, scanned_at, following_count from int_day_scans order by scan_date, source_id;
+insert into st.follower_counts
+select scan_date, platform_id, followers_count from stg_follower_counts order by scan_date, platform_id;
+insert into st.tweets
+select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids
+from stg_tweets order by ingest_date, tweet_id;

@@ -1,0 +1,7 @@
+-- A from-scratch fold replaces everything derived from raw days (score history and lookups stay).
+delete from st.follow_runs;
+delete from st.follow_events;
+delete from st.follow_scans;
+delete from st.follower_counts;
+delete from st.tweets;
+delete from st.days;

@@ -1,0 +1,29 @@
+-- The pipeline state (docs/pipeline.md), one DuckDB database attached as `st`: what a night carries to the next.
+-- Every table is keyed by a day column, so the state as of any day D is "rows dated before D" (runs: opened before
+-- D, still open when closed on or after D) and a rerun or a failed night rewinds by deleting the rows dated D or later.
+create table if not exists st.follow_runs (
+  -- one row per uninterrupted run of scans in which a monitored account (source) follows an account (target):
+  -- valid_from = scan_date of the first scan holding it, valid_to = scan_date of the first scan without it (NULL:
+  -- still followed), subscribed_at = scanned_at of that first scan; is_baseline = opened by the source's first scan
+  source_id ubigint, target_id ubigint, subscribed_at timestamp, valid_from date, valid_to date, is_baseline boolean);
+create table if not exists st.follow_events (
+  -- the follow/unfollow log: kind 'follow' | 'unfollow' on the scan_date that revealed it
+  event_date date, source_id ubigint, target_id ubigint, kind varchar);
+create table if not exists st.follow_scans (
+  -- one row per scan ingested (the lists themselves live in follow_runs)
+  scan_date date, source_id ubigint, scanned_at timestamp, following_count integer);
+create table if not exists st.follower_counts (scan_date date, platform_id ubigint, followers_count bigint);
+create table if not exists st.tweets (
+  -- the mention index: one row per tweet and delivery day (a tweet delivered again replaces the older version),
+  -- with its display text (short links resolved, at most 4,000 characters)
+  ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar, favorites bigint,
+  retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[]);
+create table if not exists st.scores (score_date date, platform_id ubigint, platform_score double, rank integer);
+create table if not exists st.score_dates (score_date date);
+create table if not exists st.lookup_counts (date date, platform_id ubigint, lookups bigint);
+create table if not exists st.lookup_files (file varchar, lines bigint, folded_at timestamptz);
+create table if not exists st.days (
+  -- one row per day folded into the state: kind 'night' (built and published), 'replay' (a missed day caught up
+  -- and scored, no snapshot) or 'import' (a fold of every day up to it from scratch); published is false until
+  -- `current` points to snapshot_id
+  day date, kind varchar, snapshot_id varchar, published boolean, committed_at timestamptz, raw varchar);

@@ -1,0 +1,175 @@
+/**
+ * The pipeline state (docs/pipeline.md): one DuckDB database file, `<state>/state.duckdb`, attached to the build's
+ * database as `st`. A build reads the state as of the day before its date (views in sql/state/state_views.sql) and
+ * writes its day in one transaction (sql/state/apply_day.sql), which is all or nothing: a killed build leaves the
+ * state of the day before. The day stays "unpublished" until `current` points to its snapshot; a build that finds an
+ * unpublished day whose snapshot is not `current` (killed between the two) rewinds it, so state and snapshot move
+ * together.
+ *
+ * @example await attachState(conn, 'snapshots/state'); const days = await stateDays(conn)
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { log } from '../log/logger.ts'
+import { queryRows, runSqlFile, setVariables, sqlString } from './duckdb.ts'
+
+export const STATE_FILE = 'state.duckdb'
+
+/** The state folder a build uses when none is given: `<snapshots>/state`, next to the snapshots it pairs with. */
+export function defaultStateDir(snapshotsDir: string): string {
+  return path.join(path.resolve(snapshotsDir), 'state')
+}
+
+/** Attach (creating when absent) the state database as `st`. */
+export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
+  fs.mkdirSync(stateDir, { recursive: true })
+  await conn.run(`attach ${sqlString(path.join(path.resolve(stateDir), STATE_FILE))} as st`)
+  await runSqlFile(conn, 'state/schema.sql')
+}
+
+export interface StateDay {
+  day: string
+  kind: 'night' | 'replay' | 'import'
+  snapshot_id: string | null
+  published: boolean
+}
+
+/** Days folded into the state, oldest first. */
+export async function stateDays(conn: DuckDBConnection): Promise<StateDay[]> {
+  const rows = await queryRows(conn, `select day::varchar as day, kind, snapshot_id, published from st.days order by day`)
+  return rows as unknown as StateDay[]
+}
+
+/** Within the caller's transaction: remove every state row dated `date` or later. */
+async function rewind(conn: DuckDBConnection, date: string): Promise<void> {
+  await setVariables(conn, { rewind_date: { date } })
+  await runSqlFile(conn, 'state/rewind.sql')
+}
+
+/** Run `work` in one transaction of the state: committed when it returns, rolled back when it throws. */
+export async function inTransaction(conn: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+  await conn.run('begin transaction')
+  try {
+    await work()
+  } catch (error) {
+    await conn.run('rollback')
+    throw error
+  }
+  await conn.run('commit')
+}
+
+export interface CommitDay {
+  date: string
+  kind: StateDay['kind']
+  snapshotId: string | null
+  raw: string
+  /** a from-scratch fold: every raw-derived row is replaced */
+  rebuild: boolean
+  /** dates whose scores this build computed (int_score_rows) */
+  scoreDates: string[]
+  /** complete lookup files (absolute paths) to fold into lookup_counts */
+  foldLookups: string[]
+}
+
+/**
+ * Write the day the models folded into the state, in one transaction: rewind to the day before (a rerun) or clear
+ * (a fold from scratch), the day's runs, events, scans, counts and tweets, the scores, the folded lookups, the day row.
+ */
+export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<void> {
+  await inTransaction(conn, async () => {
+    if (c.rebuild) await runSqlFile(conn, 'state/clear_raw_derived.sql')
+    await rewind(conn, c.date)
+    await runSqlFile(conn, 'state/apply_day.sql')
+    if (c.scoreDates.length > 0) {
+      const dates = c.scoreDates.map((d) => `DATE '${d}'`).join(', ')
+      await conn.run(`delete from st.scores where score_date in (${dates})`)
+      await conn.run(`delete from st.score_dates where score_date in (${dates})`)
+      await conn.run(`insert into st.scores select score_date, platform_id, platform_score, rank from int_score_rows
+        where platform_score > 0 order by score_date, platform_id`)
+      await conn.run(`insert into st.score_dates select unnest([${dates}])`)
+    }
+    if (c.foldLookups.length > 0) {
+      const files = `[${c.foldLookups.map(sqlString).join(', ')}]`
+      await conn.run(`insert into st.lookup_counts
+        select cast("at" as date), try_cast(platform_id as ubigint), count(*) from ${lookupSource(files)}
+        where try_cast(platform_id as ubigint) is not null and "at" is not null group by all`)
+      await conn.run(`insert into st.lookup_files
+        select parse_filename(filename, false, 'system'), count(*), now() from ${lookupSource(files, true)} group by all`)
+    }
+    await conn.run(
+      `insert into st.days values (DATE '${c.date}', '${c.kind}', ${c.snapshotId ? sqlString(c.snapshotId) : 'null'},
+        ${c.snapshotId ? 'false' : 'true'}, now(), ${sqlString(c.raw)})`,
+    )
+  })
+}
+
+/** The server's lookup lines (`{at, operation, platform_id}`) of `files` (a SQL list); unreadable lines skipped. */
+export function lookupSource(files: string, withFilename = false): string {
+  return `read_json(${files}, format = 'newline_delimited', ignore_errors = true${withFilename ? ', filename = true' : ''},
+    columns = {'at': 'TIMESTAMPTZ', 'operation': 'VARCHAR', 'platform_id': 'VARCHAR'})`
+}
+
+/** Lookup files already folded (names). */
+export async function foldedLookupFiles(conn: DuckDBConnection): Promise<Set<string>> {
+  return new Set((await queryRows(conn, 'select file from st.lookup_files')).map((r) => String(r.file)))
+}
+
+/** Open the state file alone (for the steps that run after the build's database is closed). */
+async function withState<T>(stateDir: string, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await attachState(conn, stateDir)
+    return await work(conn)
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+/** Record that `current` now points to the snapshot of `date`. */
+export function markPublished(stateDir: string, snapshotId: string): Promise<void> {
+  return withState(stateDir, async (conn) => {
+    await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(snapshotId)}`)
+  })
+}
+
+/** Undo an unpublished day (its snapshot could not be published): the state is the day before's again. */
+export function rewindDay(stateDir: string, date: string): Promise<void> {
+  return withState(stateDir, (conn) => inTransaction(conn, () => rewind(conn, date)))
+}
+
+/**
+ * Settle a day left unpublished by a build that was killed after committing it: published if `current` points to
+ * its snapshot, else rewound (and its never-published folder removed). Returns what it did, if anything.
+ */
+export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: string): Promise<string | null> {
+  const pending = (await stateDays(conn)).filter((d) => d.snapshot_id && !d.published)
+  let current: string | null = null
+  try {
+    current = fs.readlinkSync(path.join(snapshotsDir, 'current'))
+  } catch {}
+  for (const day of pending) {
+    if (day.snapshot_id === current) {
+      await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(day.snapshot_id!)}`)
+      log.info('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'published' })
+      return 'published'
+    }
+    await inTransaction(conn, () => rewind(conn, day.day))
+    fs.rmSync(path.join(snapshotsDir, day.snapshot_id!), { recursive: true, force: true })
+    log.warn('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'rewound' })
+    return 'rewound'
+  }
+  return null
+}
+
+/** Size of the state on disk, in bytes (the database file and its write-ahead log). */
+export function stateBytes(stateDir: string): number {
+  let bytes = 0
+  for (const name of [STATE_FILE, `${STATE_FILE}.wal`]) {
+    const file = path.join(stateDir, name)
+    if (fs.existsSync(file)) bytes += fs.statSync(file).size
+  }
+  return bytes
+}

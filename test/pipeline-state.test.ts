@@ -1,0 +1,144 @@
+/**
+ * The state carried between nights (docs/pipeline.md): nightly builds over day folders equal a fold of the same days
+ * from scratch, mart for mart and row for row; a rerun gives the same rows; a missing raw day is a gap that keeps
+ * the state of accounts not scanned; missed days are replayed in order; a build killed after committing its day but
+ * before publishing leaves the state of the day before and `current` as they were.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { MARTS } from '../pipeline/models.ts'
+import { baseRaw, daysBetween, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+
+const DAYS = daysBetween('2026-11-10', '2026-11-22')
+const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
+
+async function marts(dir: string): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {}
+  for (const mart of MARTS) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
+  return out
+}
+
+function assertSameMarts(actual: Record<string, unknown[]>, expected: Record<string, unknown[]>) {
+  for (const mart of MARTS) assert.equal(actual[mart], expected[mart], mart)
+}
+
+/** Nightly builds of `days`, one after the other, in one snapshots folder; the last result. */
+async function nights(rawDir: string, snapshotsDir: string, days: string[]) {
+  let last
+  for (const date of days) last = await buildSnapshot({ rawDir, snapshotsDir, date })
+  return last!
+}
+
+async function queryState(snapshotsDir: string, sql: string) {
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`attach '${path.join(snapshotsDir, 'state', 'state.duckdb')}' as st (read_only)`)
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson()
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+const nightly = tempDir('state-nightly')
+const built = (async () => nights(await daily, nightly, DAYS))()
+
+const State = suite('pipeline state')
+
+State('incremental :: thirteen nights equal one fold of the same days from scratch, every mart row for row', async () => {
+  const last = await built
+  assert.is(last.manifest.state.mode, 'night')
+  const full = await buildSnapshot({
+    rawDir: await daily, snapshotsDir: tempDir('state-full'), date: DAYS.at(-1)!, rebuild: true, backfillDays: DAYS.length - 1,
+  })
+  assert.is(full.manifest.state.mode, 'import')
+  assertSameMarts(await marts(full.dir), await marts(last.dir))
+  const days = await queryState(nightly, 'select day::varchar as day, kind, published from st.days order by day')
+  assert.equal(days.map((d) => d.day), DAYS)
+  assert.ok(days.every((d) => d.published))
+  assert.equal(days.map((d) => d.kind), ['import', ...DAYS.slice(1).map(() => 'night')])
+})
+
+State('rerun :: building a day again from the state of the day before gives the same rows', async () => {
+  const last = await built
+  const again = await buildSnapshot({ rawDir: await daily, snapshotsDir: nightly, date: DAYS.at(-1)! })
+  assert.is.not(again.snapshotId, last.snapshotId)
+  assertSameMarts(await marts(again.dir), await marts(last.dir))
+  // an earlier day rewinds the state to it
+  const earlier = await buildSnapshot({ rawDir: await daily, snapshotsDir: nightly, date: '2026-11-20' })
+  assert.is(earlier.manifest.state.mode, 'night')
+  const days = await queryState(nightly, 'select max(day)::varchar as last from st.days')
+  assert.is(days[0].last, '2026-11-20')
+  const forward = await buildSnapshot({ rawDir: await daily, snapshotsDir: nightly, date: DAYS.at(-1)! })
+  assert.equal(forward.manifest.state.replayed_days, ['2026-11-21'])
+  assertSameMarts(await marts(forward.dir), await marts(last.dir))
+})
+
+State('gap :: a missing raw day keeps the state of the accounts it would have scanned; missed days are replayed', async () => {
+  const raw = await writeDailyRaw(tempDir('state-gap-raw'), baseRaw(), DAYS.filter((d) => d !== '2026-11-15'))
+  const snapshots = tempDir('state-gap')
+  await nights(raw, snapshots, ['2026-11-10', '2026-11-12'])
+  // 11-13 and 11-14 were not built: the night of 11-16 replays them (11-15 has no folder)
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
+  assert.equal(night.manifest.state.replayed_days, ['2026-11-13', '2026-11-14'])
+  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('state-gap-full'), date: '2026-11-16', rebuild: true, backfillDays: 6 })
+  const a = await marts(night.dir)
+  const b = await marts(full.dir)
+  for (const mart of MARTS.filter((m) => !['accounts', 'score_history', 'trending', 'smart_follows', 'friendship_following'].includes(m))) {
+    assert.equal(a[mart], b[mart], mart)
+  }
+  // account 5's scan of 11-15 (dropping 6) is missing: its state of 11-10 holds, 6 keeps 5 as a smart follower
+  const followers = await readParquet(path.join(night.dir, 'smart_followers.parquet'), `select follower_id from t where target_id = ${id(6)}`)
+  assert.equal(followers.map((f) => f.follower_id), [id(5)])
+})
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+State('killed :: a build killed after committing its day and before publishing leaves state and current as they were', async () => {
+  const raw = await daily
+  const snapshots = tempDir('state-killed')
+  const before = await nights(raw, snapshots, DAYS.slice(0, 3))
+  const date = DAYS[3]
+  const code = `
+    import { buildSnapshot } from ${JSON.stringify(path.join(here, '..', 'pipeline', 'build.ts'))}
+    await buildSnapshot({ rawDir: ${JSON.stringify(raw)}, snapshotsDir: ${JSON.stringify(snapshots)}, date: '${date}',
+      prepareServing: async () => process.kill(process.pid, 'SIGKILL') })`
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'error' },
+  })
+  assert.is(child.signal, 'SIGKILL', child.stderr)
+  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
+  // the day is in the state file, unpublished; the next build rewinds it and builds it again
+  const pending = await queryState(snapshots, `select published from st.days where day = DATE '${date}'`)
+  assert.equal(pending, [{ published: false }])
+  const rebuilt = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date })
+  const reference = await nights(raw, tempDir('state-killed-ref'), DAYS.slice(0, 4))
+  assertSameMarts(await marts(rebuilt.dir), await marts(reference.dir))
+  assert.equal(fs.readdirSync(snapshots).filter((n) => n.startsWith(date)), [rebuilt.snapshotId])
+})
+
+State('lookups :: complete lookup files are folded into the state and deleted; today\'s file is read, kept', async () => {
+  const raw = await daily
+  const snapshots = tempDir('state-lookups')
+  const lookups = tempDir('state-lookups-files')
+  const today = new Date().toISOString().slice(0, 10)
+  const line = (at: string, k: number) => JSON.stringify({ at, operation: 'get_platform_score', platform_id: id(k) })
+  fs.writeFileSync(path.join(lookups, '2026-11-21.ndjson'), [line('2026-11-21T10:00:00Z', 4), line('2026-11-21T11:00:00Z', 4)].join('\n') + '\n')
+  fs.writeFileSync(path.join(lookups, `${today}.ndjson`), line(`${today}T00:00:01Z`, 5) + '\n')
+  const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22', lookupsDir: lookups })
+  assert.equal(fs.readdirSync(lookups), [`${today}.ndjson`])
+  const second = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22', lookupsDir: lookups })
+  const top = (dir: string) => readParquet(path.join(dir, 'top_researched.parquet'), 'select days, platform_id, lookups from t order by days, rank')
+  assert.equal(await top(second.dir), await top(first.dir))
+  assert.equal(await top(first.dir), [{ days: 7, platform_id: id(4), lookups: "2" }, { days: 30, platform_id: id(4), lookups: "2" }])
+  assert.equal(await queryState(snapshots, 'select lookups from st.lookup_counts'), [{ lookups: "2" }])
+})
+
+State.run()
