@@ -14,8 +14,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../pipeline/log.ts'
 import { JsonWriter } from './internal/json_writer.ts'
-import type { Operation } from './operation.ts'
-import { resolveAccount } from './rules/account.ts'
+import type { Operation } from './operations/define.ts'
+import { resolveAccount } from './params/account.ts'
 import type { Snapshot } from './snapshot/types.ts'
 
 const FLUSH_INTERVAL_MS = 1000

@@ -25,9 +25,9 @@ import {
   storageConfigFromEnv,
 } from '../server/access/index.ts'
 import type { AccessServices, Admission, Credentials, StorageConfig } from '../server/access/index.ts'
-import type { CounterMemo } from '../server/access/backends/interface.ts'
-import { openEmbeddedBackend } from '../server/access/backends/embedded.ts'
-import { openRedisBackend } from '../server/access/backends/redis.ts'
+import type { CounterMemo } from '../server/access/stores/interface.ts'
+import { openEmbeddedBackend } from '../server/access/stores/embedded.ts'
+import { openRedisBackend } from '../server/access/stores/redis.ts'
 import { tempDir as fixtureTempDir } from './_fixtures.ts'
 import { outcomeOf } from './_capture.ts'
 import { startRedis, type RedisServer } from './_redis.ts'

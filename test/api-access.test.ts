@@ -8,7 +8,7 @@ import http from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
-import { cacheKey } from '../server/internal/cache_key.ts'
+import { cacheKey } from '../server/access/cache-key.ts'
 import { outcomeOf, stderrOf } from './_capture.ts'
 import { failingOperation, request, setup, type GetOptions } from './_setup.ts'
 

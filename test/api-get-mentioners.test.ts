@@ -5,7 +5,7 @@ import { assertMatchesOpenApi } from './_openapi.ts'
 import { paginationCases } from './_pagination.ts'
 import { setup } from './_setup.ts'
 import { INDEX_FROM_ROWS } from '../server/internal/author_index.ts'
-import { type MentionersQuery, indexedPage, scannedPage, usesIndex } from '../server/internal/mentioners.ts'
+import { type MentionersQuery, indexedPage, scannedPage, usesIndex } from '../server/queries/mentioners.ts'
 import { firstInOrder } from '../server/internal/first_in_order.ts'
 
 const Mentioners = suite('get_mentioners')

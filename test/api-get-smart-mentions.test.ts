@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { setup } from './_setup.ts'
-import { indexedWindows, scannedWindows, usesIndex } from '../server/internal/smart_mention_windows.ts'
+import { indexedWindows, scannedWindows, usesIndex } from '../server/queries/smart-mention-windows.ts'
 
 const Smart = suite('get_smart_mentions')
 const OP = 'get_smart_mentions'

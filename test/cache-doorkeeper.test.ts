@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cacheKey, cacheKeyHash } from '../server/internal/cache_key.ts'
+import { cacheKey, cacheKeyHash } from '../server/access/cache-key.ts'
 import { Doorkeeper } from '../server/internal/doorkeeper.ts'
 
 /** The doorkeeper's question for a key written `operation?query@snapshot`. */

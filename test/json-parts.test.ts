@@ -1,8 +1,8 @@
 /** JSON parts of bodies (`server/internal/json_parts.ts`): ASCII JSON of the same value. */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { asciiJson, jsonMembers } from '../server/internal/json_parts.ts'
-import { listPage } from '../server/rules/pagination.ts'
+import { asciiJson, jsonMembers } from '../server/json.ts'
+import { listPage } from '../server/params/page.ts'
 
 const test = suite('json parts')
 

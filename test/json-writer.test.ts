@@ -1,10 +1,10 @@
 /** JSON bodies written into bytes (`server/internal/json_writer.ts`) and the page envelope written with it. */
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { asciiJson, jsonMembers } from '../server/internal/json_parts.ts'
+import { asciiJson, jsonMembers } from '../server/json.ts'
 import { jsonBytes, JsonWriter } from '../server/internal/json_writer.ts'
-import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../server/rules/dates.ts'
-import { endPage, listPage, pageWriter } from '../server/rules/pagination.ts'
+import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../server/params/dates.ts'
+import { endPage, listPage, pageWriter } from '../server/params/page.ts'
 
 const test = suite('json writer')
 

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { LOCK_STALE_MS, withFileLock } from '../server/access/internal/locks.ts'
+import { LOCK_STALE_MS, withFileLock } from '../server/access/stores/locks.ts'
 import { tempDir } from './_fixtures.ts'
 
 const test = suite('locks')

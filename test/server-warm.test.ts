@@ -7,7 +7,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { busiestFirst } from '../server/internal/author_index.ts'
-import { likelyAskedFirst } from '../server/internal/mentioners.ts'
+import { likelyAskedFirst } from '../server/queries/mentioners.ts'
 import { warmReport, warmSnapshot, type Warmer } from '../server/internal/warm.ts'
 import { scored } from './_scored.ts'
 import { setup } from './_setup.ts'

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.ts'
 import { andThen, type MaybePromise } from '../internal/maybe_promise.ts'
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
-import type { CountRequest, CountResult, Counters } from './backends/interface.ts'
+import type { CountRequest, CountResult, Counters } from './stores/interface.ts'
 import { readApiKey } from './credentials.ts'
 import { PERIOD_MS, parseRate, type Rate } from './plans.ts'
 import { RateLimitFormat } from './rate-limit-headers.ts'

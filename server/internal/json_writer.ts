@@ -13,8 +13,8 @@
  * out.text('{"at":"'); out.isoUtcMillis(Date.UTC(2026, 10, 22)); out.text('","n":'); out.number(3); out.text('}')
  * out.toBuffer().toString() // '{"at":"2026-11-22T00:00:00.000Z","n":3}'
  */
-import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../rules/dates.ts'
-import { asciiJson, type JsonPart, jsonNumber } from './json_parts.ts'
+import { DAY_MS, formatDay, isoUtcMillis, isoUtcOffset } from '../params/dates.ts'
+import { asciiJson, type JsonPart, jsonNumber } from '../json.ts'
 import { keepTransient, transientBytes } from './transient.ts'
 
 const ZERO = 0x30

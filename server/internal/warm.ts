@@ -14,9 +14,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { log } from '../../pipeline/log.ts'
 import type { Snapshot } from '../snapshot/types.ts'
-import { scoreSumWarmers } from './label_sums.ts'
-import { mentionersWarmer } from './mentioners.ts'
-import { smartMentionsWarmer } from './smart_mention_windows.ts'
+import { scoreSumWarmers } from '../queries/label-sums.ts'
+import { mentionersWarmer } from '../queries/mentioners.ts'
+import { smartMentionsWarmer } from '../queries/smart-mention-windows.ts'
 
 /** One kind of kept structure: its candidate targets in warm-up order, and a build that says when its budget is spent. */
 export interface Warmer {

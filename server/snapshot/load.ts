@@ -14,7 +14,7 @@ import { HandleIndex } from '../internal/handle_index.ts'
 import { IdIndex } from '../internal/id_index.ts'
 import { runWorker } from '../internal/worker.ts'
 import type { BlockCache } from './block_cache.ts'
-import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from '../internal/columns.ts'
+import { OffsetsBuilder, copyInto, float64Items, int32Items, numberItems, readStrings, readUtf8, scan, uint64Items } from './columns.ts'
 import {
   commitSidecar,
   findSidecar,

@@ -22,7 +22,7 @@ import path from 'node:path'
 import { log } from '../../pipeline/log.ts'
 import { readFully, type BlockCache, type BlockMap } from './block_cache.ts'
 import { transientArray, type TypedArrayType } from '../internal/transient.ts'
-import { isRunning } from '../internal/process.ts'
+import { isRunning } from '../access/stores/process.ts'
 
 const FORMAT = 1
 const MAGIC = 'ASSIDECAR\n'

@@ -1,0 +1,44 @@
+/** GET /api/v1/get_score_history — daily stored scores (and ranks) of an account within a period, newest first. */
+import { defineOperation } from './define.ts'
+import { accountParameters, resolveAccount } from '../params/account.ts'
+import { utcDay } from '../params/dates.ts'
+import { dayRows, periodParameter, readPeriodDays } from '../queries/daily-series.ts'
+import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../params/page.ts'
+import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
+
+export default defineOperation({
+  name: 'get_score_history',
+  groups: ['Scores', 'History'],
+  summary:
+    'Daily stored scores within a period ending today (UTC), newest first; days without a stored score (or with score 0) are skipped.',
+  parameters: [...accountParameters('fallback'), periodParameter, ...pageParameters('get_score_history')],
+  response: envelope(
+    'score_history',
+    object({ date: date(), platform_score: score(), rank: nullable(integer({ minimum: 1 })) }),
+  ),
+  cache: 'default',
+  handle({ query, snapshot, now }) {
+    const idx = resolveAccount(snapshot, query, 'fallback')
+    const history = snapshot.scoreHistory
+    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const request = readPage(query, 'get_score_history')
+    const total = day.length
+    const { start, end } = pageRange(request, total)
+    const scores = history.platformScore.read(first + start, first + end)
+    const ranks = history.rank.read(first + start, first + end)
+    const out = pageWriter(request, total, 'score_history', end - start, 80 * (end - start))
+    for (let i = start; i < end; i++) {
+      const rank = ranks[i - start]
+      out.item()
+      out.text('{"date":"')
+      out.day(day[i])
+      out.text('","platform_score":')
+      out.number(scores[i - start])
+      out.text(',"rank":')
+      if (rank) out.number(rank)
+      else out.text('null')
+      out.text('}')
+    }
+    return endPage(out)
+  },
+})
