@@ -2,8 +2,8 @@
  * The nightly build: raw Parquet → audited, atomically published snapshot (docs/snapshot.md).
  *
  * Order: validate raw → (backfill: score each earlier date, write its history) → staging → score → intermediate
- * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → (prepare the
- * server's serving caches, when the caller passes `prepareServing`) → swap current → keep the last N.
+ * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → swap current
+ * → keep the last N.
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -31,12 +31,6 @@ export interface BuildOptions {
   backfillDays?: number
   /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; none when absent */
   lookupsDir?: string
-  /**
-   * Called with the new folder after the pipeline's DuckDB is closed and before `current` points to it: callers that
-   * publish for a server pass the server's `prepareServing`, so its first load of the snapshot is a fast one. If it
-   * throws, the build fails, the folder is removed and `current` still points to the last good snapshot.
-   */
-  prepareServing?: (dir: string) => Promise<unknown>
 }
 
 export interface BuildResult {
@@ -151,17 +145,6 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   const bar = progress('build', STEPS)
   const dir = path.join(snapshotsDir, snapshotId)
   const manifest = await writeSnapshot(opts, dir, started, bar)
-  if (opts.prepareServing) {
-    const prepared = Date.now()
-    try {
-      await opts.prepareServing(dir)
-    } catch (error) {
-      // never published: `current` still points to the last good snapshot
-      fs.rmSync(dir, { recursive: true, force: true })
-      throw new Error(`prepare_serving failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
-    }
-    log.info('build.step', { step: 'prepare_serving', layer: 'publish', rows: 0, ms: Date.now() - prepared })
-  }
   swapCurrent(snapshotsDir, snapshotId)
   const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
   bar.done({ snapshot_id: snapshotId })

@@ -12,7 +12,6 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { prepareServing } from '../server/snapshot/load.ts'
 import { generateRaw } from './generate/index.ts'
 
 const { values } = parseArgs({
@@ -40,7 +39,7 @@ async function child(rawDir: string): Promise<void> {
   const snapshotsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-snapshots-'))
   const started = Date.now()
   try {
-    await buildSnapshot({ rawDir, snapshotsDir, date: rawDate(rawDir), prepareServing })
+    await buildSnapshot({ rawDir, snapshotsDir, date: rawDate(rawDir) })
     console.log(JSON.stringify({ ms: Date.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 }))
   } finally {
     fs.rmSync(snapshotsDir, { recursive: true, force: true })

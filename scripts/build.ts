@@ -1,18 +1,13 @@
 /**
  * Nightly build CLI:
- * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N] [--lookups DIR]
- * [--no-prepare-serving]`.
+ * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--keep N] [--backfill N] [--lookups DIR]`.
  * Defaults: raw `raw`, snapshots `snapshots`, keep SNAPSHOT_KEEP or 7, date = today (UTC), lookups `data/lookups`.
- * Before publishing, the new snapshot's serving caches (`<snapshots>/.serving/<snapshot>/`) are written, so the
- * server's first load of it is as fast as a restart; `--no-prepare-serving` skips that (machines where no server
- * reads the snapshots, e.g. analysts').
  * Exits 1 with the file, row and reason when the raw input is rejected, or the audit and sample rows when an audit
- * fails, or the reason when the serving caches cannot be prepared; `snapshots/current` is then untouched.
+ * fails; `snapshots/current` is then untouched.
  */
 import { parseArgs } from 'node:util'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../pipeline/log.ts'
-import { prepareServing } from '../server/snapshot/load.ts'
 
 const { values } = parseArgs({
   options: {
@@ -22,7 +17,6 @@ const { values } = parseArgs({
     keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
     backfill: { type: 'string', default: '0' },
     lookups: { type: 'string', default: 'data/lookups' },
-    'prepare-serving': { type: 'boolean', default: true },
   },
   allowNegative: true,
 })
@@ -49,7 +43,6 @@ try {
     keep: positiveInt('keep', values.keep),
     backfillDays: positiveInt('backfill', values.backfill),
     lookupsDir: values.lookups,
-    prepareServing: values['prepare-serving'] ? prepareServing : undefined,
   })
   console.log(`published ${result.snapshotId} → ${result.dir}`)
 } catch (error) {

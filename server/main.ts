@@ -12,10 +12,7 @@ import type { AccessServices } from './access/index.ts'
 import { createApp } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { LookupRecorder } from './lookups.ts'
-import { warmSnapshot } from './internal/warm.ts'
-import { BlockCache } from './snapshot/block_cache.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
-import { warmNextTick } from './internal/warm_next_tick.ts'
 
 export interface RunningServer {
   /** Base URL with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
@@ -29,12 +26,7 @@ export interface RunningServer {
 /** `services` null = no auth, limits or cache (the benchmark's baseline only). */
 export async function startServer(config: ServerConfig, services: AccessServices | null): Promise<RunningServer> {
   const started = Date.now()
-  await warmNextTick()
-  const snapshots = await CurrentSnapshot.open(config.snapshotsDir, {
-    residentBytes: config.servingResidentBytes,
-    blockCache: new BlockCache(config.servingBlockCacheBytes),
-    warm: (snapshot, wanted) => warmSnapshot(snapshot, { wanted }),
-  })
+  const snapshots = await CurrentSnapshot.open(config.snapshotsDir)
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)
   const lookups = config.lookupsDir === null ? undefined : new LookupRecorder(config.lookupsDir)
   const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache, lookups })
@@ -58,7 +50,6 @@ export async function startServer(config: ServerConfig, services: AccessServices
     server: listener.server as Server,
     async close() {
       stopWatching()
-      await snapshots.close()
       await listener.close()
       await lookups?.close()
     },

@@ -1,10 +1,9 @@
 /** GET /api/v1/bulk_scores_check — scores of up to 50 accounts, in input order. */
 import { ApiError } from '../errors.ts'
-import { memberMemo } from '../json.ts'
 import { defineOperation } from './define.ts'
 import { findByPlatformId, findByUsername } from '../params/account.ts'
 import { splitList } from '../params/lists.ts'
-import { listPage, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { envelope, id, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 
@@ -47,9 +46,8 @@ export default defineOperation({
     const rows = [...matched]
     const request = readPage(query, 'bulk_scores_check')
     const { start, end } = pageRange(request, rows.length)
-    // an account's row only changes with the snapshot and the configured profile URL
-    const parts = memberMemo(snapshot, `bulk ${profileBaseUrl}`).list(rows.slice(start, end), (idx) => row(snapshot, profileBaseUrl, idx))
-    return listPage(request, rows.length, 'data', parts)
+    const page = rows.slice(start, end).map((idx) => row(snapshot, profileBaseUrl, idx))
+    return pagedBody(request, rows.length, 'data', page)
   },
 })
 

@@ -2,8 +2,10 @@
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { utcDay } from '../params/dates.ts'
-import { dayRows, periodParameter, readPeriodDays } from '../queries/daily-series.ts'
-import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../params/page.ts'
+import { dayRows } from '../queries/daily-series.ts'
+import { periodParameter, readPeriodDays } from '../params/period.ts'
+import { formatDay } from '../params/dates.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, object } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -24,16 +26,8 @@ export default defineOperation({
     const request = readPage(query, 'followers_count_history')
     const total = day.length
     const { start, end } = pageRange(request, total)
-    const counts = history.followersCount.read(first + start, first + end)
-    const out = pageWriter(request, total, 'followers_count', end - start, 48 * (end - start))
-    for (let i = start; i < end; i++) {
-      out.item()
-      out.text('{"date":"')
-      out.day(day[i])
-      out.text('","followers_count":')
-      out.number(counts[i - start])
-      out.text('}')
-    }
-    return endPage(out)
+    const rows = []
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: history.followersCount[first + i] })
+    return pagedBody(request, total, 'followers_count', rows)
   },
 })

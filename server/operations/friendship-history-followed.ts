@@ -3,11 +3,11 @@
  * target, newest first (key `data`).
  */
 import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
-import { bytesOf, memberMemo } from '../json.ts'
 import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { resolveAccount } from '../params/account.ts'
-import { endPage, type PageRequest, pageRows, pageWriter, readPage } from '../params/page.ts'
+import { formatDay } from '../params/dates.ts'
+import { pagedBody, type PageRequest, pageRows, readPage } from '../params/page.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 
@@ -47,18 +47,12 @@ export default defineOperation({
       tagIds || categoryIds
         ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
         : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
-    const followers = rows.map((r) => log.followerIdx[r])
-    const parts = memberMemo(snapshot, 'followed-log').list(followers, (f) => followerOf(snapshot, f))
-    const out = pageWriter(request, total, 'data', rows.length, bytesOf(parts) + 64 * rows.length)
-    for (let i = 0; i < rows.length; i++) {
-      out.item()
-      out.text(log.followed[rows[i]] ? '{"action":"Followed",' : '{"action":"Unfollowed",')
-      out.bytes(parts[i])
-      out.text(',"created_at":"')
-      out.day(log.day[rows[i]])
-      out.text('"}')
-    }
-    return endPage(out)
+    const events = rows.map((r) => ({
+      action: log.followed[r] ? 'Followed' : 'Unfollowed',
+      ...followerOf(snapshot, log.followerIdx[r]),
+      created_at: formatDay(log.day[r]),
+    }))
+    return pagedBody(request, total, 'data', events)
   },
 })
 

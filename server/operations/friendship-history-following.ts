@@ -3,12 +3,12 @@
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
 import { friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
-import { bytesOf, memberMemo } from '../json.ts'
 import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { resolveAccount } from '../params/account.ts'
 import { hasAnyLabel, labelSet } from '../queries/labels.ts'
-import { endPage, pageRows, pageWriter, readPage } from '../params/page.ts'
+import { formatDay } from '../params/dates.ts'
+import { pagedBody, pageRows, readPage } from '../params/page.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, date, envelope, id, integer, object, plainReference, score, string } from '../openapi/schema.ts'
 
@@ -58,42 +58,25 @@ export default defineOperation({
             return !categoryIds || hasAnyLabel(snapshot.accountCategories, f, categoryIds)
           }
     const { total, rows } = pageRows(request, log.offsets[source + 1] - first, (p) => first + p, keep)
-    // the followed account's parts are JSON kept per snapshot; the row's own values go between them
-    const followed = rows.map((r) => log.followedIdx[r])
-    const heads = memberMemo(snapshot, 'following-log.head').list(followed, (f) => followedHead(snapshot, f))
-    const images = memberMemo(snapshot, 'following-log.image').list(followed, (f) => followedImage(snapshot, f))
-    const labels = memberMemo(snapshot, 'following-log.labels').list(followed, (f) => ({
-      tags: plainTags(snapshot, f),
-      categories: plainCategories(snapshot, f),
-    }))
-    const out = pageWriter(request, total, 'data', rows.length, bytesOf(heads) + bytesOf(images) + bytesOf(labels) + 96 * rows.length)
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]
-      out.item()
-      out.text(log.following[r] ? '{"action":"Following",' : '{"action":"Unfollowing",')
-      out.bytes(heads[i])
-      out.text(',"platform_score":')
-      out.number(log.platformScore[r])
-      out.text(',')
-      out.bytes(images[i])
-      out.text(',"created_at":"')
-      out.day(log.day[r])
-      out.text('",')
-      out.bytes(labels[i])
-      out.text('}')
-    }
-    return endPage(out)
+    return pagedBody(request, total, 'data', rows.map((r) => event(snapshot, r)))
   },
 })
 
-/** The followed account's members before `platform_score` (the log row's score). */
-function followedHead(snapshot: Snapshot, f: number) {
+function event(snapshot: Snapshot, r: number) {
   const a = snapshot.accounts
-  return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f] as string, description: a.description.at(f) }
-}
-
-/** The followed account's members between `platform_score` and `created_at`. */
-function followedImage(snapshot: Snapshot, f: number) {
-  const a = snapshot.accounts
-  return { followers_count: a.followersCount[f], profile_image_url: a.profileImage.at(f) ?? PLACEHOLDER_PROFILE_IMAGE_URL }
+  const log = snapshot.friendshipFollowing
+  const f = log.followedIdx[r]
+  return {
+    action: log.following[r] ? 'Following' : 'Unfollowing',
+    platform_id: a.platformId[f],
+    username: a.username[f],
+    name: a.name[f] as string,
+    description: a.description.at(f),
+    platform_score: log.platformScore[r],
+    followers_count: a.followersCount[f],
+    profile_image_url: a.profileImage.at(f) ?? PLACEHOLDER_PROFILE_IMAGE_URL,
+    created_at: formatDay(log.day[r]),
+    tags: plainTags(snapshot, f),
+    categories: plainCategories(snapshot, f),
+  }
 }

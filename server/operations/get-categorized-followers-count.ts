@@ -1,6 +1,4 @@
 /** GET /api/v1/get_categorized_followers_count — smart followers per category: All, fixed three, the rest, NoCategory. */
-import { snapshotMembers } from '../json.ts'
-import { jsonBytes } from '../internal/json_writer.ts'
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import type { Snapshot } from '../snapshot/types.ts'
@@ -24,8 +22,7 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    // the list never changes within a snapshot: its JSON is made once per target
-    return jsonBytes(['{"success":true,', snapshotMembers(snapshot, 'get_categorized_followers_count', idx, (i) => list(snapshot, i)), '}'])
+    return { success: true, ...list(snapshot, idx) }
   },
 })
 

@@ -1,7 +1,5 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
-import { jsonNumber, snapshotMembers } from '../json.ts'
-import { jsonBytes } from '../internal/json_writer.ts'
-import { filteredScoreSum } from '../queries/label-sums.ts'
+import { followersScoreSum } from '../queries/score-sum.ts'
 import { defineOperation } from './define.ts'
 import { prefixedLabels, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
@@ -39,20 +37,14 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const categoryIds = readIdList(query, 'category_ids')
     const tagIds = readIdList(query, 'tag_ids')
-    // unfiltered sums are precomputed at load; filtered ones come from the sums by label combination or a scan
-    const sum =
-      categoryIds || tagIds
-        ? filteredScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
-        : snapshot.smartFollowers.scoreSum[target]
-    // the target's own members never change within a snapshot: their JSON is made once, the sum goes between them
-    return jsonBytes([
-      '{"success":true,',
-      snapshotMembers(snapshot, 'get_followers_score_sum.profile', target, (t) => profile(snapshot, t)),
+    const sum = followersScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
+    return {
+      success: true,
+      ...profile(snapshot, target),
       // scores have 2 decimals: round away the float noise of the sum
-      `,"followers_score_sum":${jsonNumber(Math.round(sum * 100) / 100)},`,
-      snapshotMembers(snapshot, 'get_followers_score_sum.labels', target, (t) => prefixedLabels(snapshot, t)),
-      '}',
-    ])
+      followers_score_sum: Math.round(sum * 100) / 100,
+      ...prefixedLabels(snapshot, target),
+    }
   },
 })
 

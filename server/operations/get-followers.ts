@@ -1,11 +1,11 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
-import { bytesOf, memberMemo } from '../json.ts'
 import { defineOperation, type OperationContext } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
 import { hasLabel, hasTagInCategory } from '../queries/labels.ts'
-import { endPage, pageParameters, pageRows, pageWriter, readPage } from '../params/page.ts'
+import { isoUtcMillis } from '../params/dates.ts'
+import { pagedBody, pageParameters, pageRows, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
@@ -51,35 +51,19 @@ export default defineOperation({
     const sf = snapshot.smartFollowers
     const first = sf.offsets[target]
     const count = sf.offsets[target + 1] - first
-    // rows are stored by score desc; the followers and `subscribed_at` of the other orders are stored on disk at
-    // their positions; ascending reads backwards. A page is a few positions (consecutive without a filter): one
-    // read per column in every order. A filter checks every follower: the target's followers in that order are
-    // read at once
-    const inOrder = by === 'score' ? null : sf.followerIdxBy[by]
-    const all = keep && inOrder ? inOrder.read(first, first + count) : null
-    const { total, rows: positions } = pageRows(
+    // rows are stored by score desc; the other orders list the rows by position; ascending reads backwards
+    const order = by === 'score' ? null : by === 'followers' ? sf.byFollowers : sf.bySubscribed
+    const { total, rows } = pageRows(
       request,
       count,
-      (p) => first + (ascending ? count - 1 - p : p),
-      keep && ((position) => keep(all ? all[position - first] : sf.followerIdx[position])),
+      (p) => {
+        const position = first + (ascending ? count - 1 - p : p)
+        return order ? order[position] : position
+      },
+      keep && ((row) => keep(sf.followerIdx[row])),
     )
-    const followers = all
-      ? positions.map((position) => all[position - first])
-      : inOrder
-        ? inOrder.readRows(positions)
-        : positions.map((position) => sf.followerIdx[position])
-    const subscribedAtMs = sf.subscribedAtMs[by].readRows(positions)
-    const parts = memberMemo(snapshot, 'follower').list(followers, (f) => follower(snapshot, f))
-    const out = pageWriter(request, total, 'top_followers', parts.length, bytesOf(parts) + 48 * parts.length)
-    for (let i = 0; i < parts.length; i++) {
-      out.item()
-      out.text('{')
-      out.bytes(parts[i])
-      out.text(',"subscribed_at":"')
-      out.isoUtcMillis(subscribedAtMs[i])
-      out.text('"}')
-    }
-    return endPage(out)
+    const followers = rows.map((r) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(sf.subscribedAtMs[r]) }))
+    return pagedBody(request, total, 'top_followers', followers)
   },
 })
 

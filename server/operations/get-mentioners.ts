@@ -2,13 +2,12 @@
  * GET /api/v1/get_mentioners — distinct tracked accounts that mentioned the target within a window (rolling `days`
  * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
  */
-import { memberMemo, snapshotMembers } from '../json.ts'
 import { mentionerPage } from '../queries/mentioners.ts'
 import { defineOperation } from './define.ts'
 import { prefixedLabels } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
-import { listPage, pageParameters, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
 import {
@@ -86,12 +85,13 @@ export default defineOperation({
       categoryId: readFilterId(query, 'category_id', 'ignore'),
       request,
     })
-    const parts = memberMemo(snapshot, 'mentioner').list(authors, (idx) => mentioner(snapshot, idx))
-    // the target's profile never changes within a snapshot: its JSON is made once
-    return listPage(request, total, 'mentioners', parts, [
-      snapshotMembers(snapshot, 'get_mentioners.target', target, (t) => targetOf(snapshot, t)),
-      JSON.stringify(window.echo).slice(1, -1),
-    ])
+    return pagedBody(
+      request,
+      total,
+      'mentioners',
+      authors.map((idx) => mentioner(snapshot, idx)),
+      { ...targetOf(snapshot, target), ...window.echo },
+    )
   },
 })
 

@@ -1,6 +1,4 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
-import { snapshotMembers } from '../json.ts'
-import { jsonBytes } from '../internal/json_writer.ts'
 import { defineOperation } from './define.ts'
 import { prefixedLabels, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
@@ -46,9 +44,7 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, profileBaseUrl }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    // the record never changes within a snapshot: its JSON is made once (per profile base URL, a setting)
-    const record = snapshotMembers(snapshot, `get_platform_info ${profileBaseUrl}`, idx, (i) => accountRecord(snapshot, i, profileBaseUrl))
-    return jsonBytes(['{"success":true,', record, '}'])
+    return { success: true, ...accountRecord(snapshot, idx, profileBaseUrl) }
   },
 })
 

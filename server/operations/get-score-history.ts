@@ -1,9 +1,10 @@
 /** GET /api/v1/get_score_history — daily stored scores (and ranks) of an account within a period, newest first. */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { utcDay } from '../params/dates.ts'
-import { dayRows, periodParameter, readPeriodDays } from '../queries/daily-series.ts'
-import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../params/page.ts'
+import { formatDay, utcDay } from '../params/dates.ts'
+import { dayRows } from '../queries/daily-series.ts'
+import { periodParameter, readPeriodDays } from '../params/period.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -24,21 +25,11 @@ export default defineOperation({
     const request = readPage(query, 'get_score_history')
     const total = day.length
     const { start, end } = pageRange(request, total)
-    const scores = history.platformScore.read(first + start, first + end)
-    const ranks = history.rank.read(first + start, first + end)
-    const out = pageWriter(request, total, 'score_history', end - start, 80 * (end - start))
+    const rows = []
     for (let i = start; i < end; i++) {
-      const rank = ranks[i - start]
-      out.item()
-      out.text('{"date":"')
-      out.day(day[i])
-      out.text('","platform_score":')
-      out.number(scores[i - start])
-      out.text(',"rank":')
-      if (rank) out.number(rank)
-      else out.text('null')
-      out.text('}')
+      const r = first + i
+      rows.push({ date: formatDay(day[i]), platform_score: history.platformScore[r], rank: history.rank[r] || null })
     }
-    return endPage(out)
+    return pagedBody(request, total, 'score_history', rows)
   },
 })

@@ -2,9 +2,8 @@
  * GET /api/v1/get_smart_follows — the ranked lists of accounts gaining smart followers (at most 1000 per window and
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
-import { bytesOf, objectJson } from '../json.ts'
 import { defineOperation } from './define.ts'
-import { endPage, pageParameters, pageRange, pageWriter, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
@@ -72,15 +71,9 @@ export default defineOperation({
     const ordered = list ? (by === 'alpha' ? list.byRank : by === 'score' ? list.byScore : list.byFollowers) : []
     const total = ordered.length
     const { start, end } = pageRange(request, total)
-    const parts = []
-    for (let p = start; p < end; p++) parts.push(objectJson(ordered[ascending ? total - 1 - p : p], present))
-    // (`days` and `bucket` are values of fixed lists: plain ASCII, nothing to escape)
-    const out = pageWriter(request, total, 'data', parts.length, bytesOf(parts) + parts.length, [`"days":${days},"bucket":"${bucket}"`])
-    for (const part of parts) {
-      out.item()
-      out.bytes(part)
-    }
-    return endPage(out)
+    const rows = []
+    for (let p = start; p < end; p++) rows.push(present(ordered[ascending ? total - 1 - p : p]))
+    return pagedBody(request, total, 'data', rows, { days, bucket })
   },
 })
 

@@ -2,9 +2,8 @@
  * GET /api/v1/get_top_researched — the accounts most looked up through this API over the last 1, 7 or 30 days
  * (the server's lookup records, aggregated by the nightly build; at most 1000), most lookups first (key `data`).
  */
-import { memberMemo } from '../json.ts'
 import { defineOperation } from './define.ts'
-import { listPage, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot, TopResearchedList } from '../snapshot/types.ts'
@@ -38,11 +37,9 @@ export default defineOperation({
     const list = snapshot.topResearched.get(days)
     const total = list ? list.accountIdx.length : 0
     const { start, end } = pageRange(request, total)
-    // a list's items never change within a snapshot: each one's JSON is made once
     const rows = []
-    for (let p = start; p < end; p++) rows.push(p)
-    const parts = memberMemo(snapshot, `get_top_researched ${days}`).list(rows, (row) => researchedItem(snapshot, list!, row))
-    return listPage(request, total, 'data', parts, [`"days":${days}`])
+    for (let p = start; p < end; p++) rows.push(researchedItem(snapshot, list!, p))
+    return pagedBody(request, total, 'data', rows, { days })
   },
 })
 

@@ -2,12 +2,11 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
-import { memberMemo } from '../json.ts'
 import { profileHead } from '../queries/profile.ts'
 import { defineOperation } from './define.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
 import { hasLabel } from '../queries/labels.ts'
-import { listPage, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
@@ -80,12 +79,9 @@ export default defineOperation({
     const rows = []
     for (let q = start; q < end; q++) {
       const at = ascending ? total - 1 - q : q
-      rows.push(kept ? kept[at] : at)
+      rows.push(trendingItem(snapshot, list!, kept ? kept[at] : at))
     }
-    // a list row never changes within a snapshot
-    const parts = memberMemo(snapshot, `trending ${days}:${by}`).list(rows, (row) => trendingItem(snapshot, list!, row))
-    // (`days` and `by` are values of fixed lists: plain ASCII, nothing to escape)
-    return listPage(request, total, 'data', parts, [`"days":${days},"by":"${by}"`])
+    return pagedBody(request, total, 'data', rows, { days, by })
   },
 })
 

@@ -33,39 +33,29 @@ export function findByUsername(snapshot: Snapshot, raw: string): number | undefi
 /** `findByUsername` of a key already normalised. */
 function findByUsernameKey(snapshot: Snapshot, key: string): number | undefined {
   if (key === '') return undefined
-  return snapshot.byHandle.find(key)
+  return snapshot.byHandle.get(key)
 }
 
 /** A numeric id (any leading zeros); anything else resolves nothing. */
 export function findByPlatformId(snapshot: Snapshot, raw: string): number | undefined {
   const id = parseId(raw)
-  return id === null ? undefined : snapshot.accounts.byId.find(id)
+  return id === null ? undefined : findId(snapshot.accounts.numericId, id)
 }
 
-/**
- * The latest successful resolution. The lookup recorder resolves the account of a request again (in `fallback`
- * mode) right after its handler did (server/lookups.ts), on the same query object: it gets this one (at 1M accounts
- * the handle lookup is a cache miss in a table of 2.3M handles). A `precedence` success is also the `fallback` answer.
- */
-let latest: { snapshotId: string; query: URLSearchParams | null; mode: IdentificationMode; idx: number } = {
-  snapshotId: '',
-  query: null,
-  mode: 'precedence',
-  idx: -1,
+/** Binary search of the ascending ids. */
+function findId(ids: BigUint64Array, id: bigint): number | undefined {
+  let low = 0
+  let high = ids.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (ids[mid] < id) low = mid + 1
+    else high = mid
+  }
+  return ids[low] === id ? low : undefined
 }
 
 /** The target's account_idx; throws `invalid_params` when neither parameter is given, `account_not_found` when nothing resolves. */
 export function resolveAccount(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
-  if (query === latest.query && snapshot.id === latest.snapshotId && (mode === latest.mode || latest.mode === 'precedence')) {
-    return latest.idx
-  }
-  const idx = resolveAnew(snapshot, query, mode)
-  // (the snapshot's id, not the snapshot: a replaced snapshot must not stay in memory through this)
-  latest = { snapshotId: snapshot.id, query, mode, idx }
-  return idx
-}
-
-function resolveAnew(snapshot: Snapshot, query: URLSearchParams, mode: IdentificationMode): number {
   const platformId = query.get('platform_id')?.trim() || null
   const usernameKey = normalizeUsername(query.get('username') ?? '')
   if (platformId === null && usernameKey === '') throw new ApiError('invalid_params', ACCOUNT_REQUIRED_MESSAGE)

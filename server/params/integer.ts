@@ -1,15 +1,18 @@
 /**
  * Strict integer parsing for query values: optional sign and digits, surrounding whitespace allowed. A value past
- * 2^53 keeps its sign and magnitude (a huge `size` is capped, a huge `page` is past the end, a huge filter id
- * matches nothing); account ids never come through here (`parseId`).
+ * 2^53 - 1 is that bound with its sign, however many digits it has (a huge `size` is capped, a huge `page` is past
+ * the end and echoed as a finite number, a huge filter id matches nothing); account ids never come through here
+ * (`parseId`).
  * @example parseInteger(' 42 ') // 42
- * @example parseInteger('99999999999999999999') // 1e20
+ * @example parseInteger('99999999999999999999') // 9007199254740991
  * @example parseInteger('4.2') // null
  */
 export function parseInteger(value: string | null | undefined): number | null {
   if (value == null) return null
   const trimmed = value.trim()
-  return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : null
+  if (!/^[+-]?\d+$/.test(trimmed)) return null
+  const n = Number(trimmed)
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n))
 }
 
 /**

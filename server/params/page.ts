@@ -6,8 +6,6 @@
  *          return pagedBody(request, total, 'top_followers', rows)
  */
 import { parseInteger } from './integer.ts'
-import { bytesOf, type JsonPart } from '../json.ts'
-import { JsonWriter } from '../internal/json_writer.ts'
 import type { Parameter } from '../operations/define.ts'
 import { integer } from '../openapi/schema.ts'
 
@@ -93,70 +91,6 @@ export function pagedBody<T>(
   extra: Record<string, unknown> = {},
 ) {
   return { ...pageHead(request, total, items.length, extra), [key]: items }
-}
-
-/**
- * The same envelope written into bytes, up to the opened list: the caller writes each item after `item()`, then
- * `endPage` closes it. `sizeHint` is the body's expected size. Each of `members` is a run of JSON members without
- * braces, written after the page fields.
- * @example
- * const out = pageWriter(request, total, 'data', rows.length, 64 * rows.length)
- * for (const r of rows) { out.item(); out.text('{"n":'); out.number(r); out.text('}') }
- * return endPage(out)
- */
-export function pageWriter(
-  request: PageRequest,
-  total: number,
-  key: string,
-  size: number,
-  sizeHint: number,
-  members: readonly JsonPart[] = [],
-): JsonWriter {
-  const out = new JsonWriter(sizeHint + 128)
-  out.text('{"success":true,"total":')
-  out.number(total)
-  out.text(',"page":')
-  out.number(request.page)
-  out.text(',"size":')
-  out.number(size)
-  out.text(',"pages":')
-  out.number(pageCount(request, total))
-  for (const member of members) {
-    out.text(',')
-    if (typeof member === 'string') out.text(member)
-    else out.bytes(member)
-  }
-  out.list(key)
-  return out
-}
-
-/**
- * A page whose items are objects given as their members' bytes (`snapshotMembers`): `{` + part + `}` each, under
- * `key`; `members` as for `pageWriter`.
- */
-export function listPage(
-  request: PageRequest,
-  total: number,
-  key: string,
-  parts: readonly Uint8Array[],
-  members: readonly JsonPart[] = [],
-): Buffer {
-  let sizeHint = bytesOf(parts) + 4 * parts.length
-  for (const member of members) sizeHint += member.length + 1
-  const out = pageWriter(request, total, key, parts.length, sizeHint, members)
-  for (const part of parts) {
-    out.item()
-    out.text('{')
-    out.bytes(part)
-    out.text('}')
-  }
-  return endPage(out)
-}
-
-/** Closes the list and the envelope of a `pageWriter` page: the body's bytes. */
-export function endPage(out: JsonWriter): Buffer {
-  out.text(']}')
-  return out.toBuffer()
 }
 
 function pageCount(request: PageRequest, total: number): number {

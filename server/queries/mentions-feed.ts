@@ -7,15 +7,14 @@
  *
  * @example handle: mentionsFeedHandler('get_smart_mentions_feed', (snapshot) => snapshot.smartMentions)
  */
-import { memberMemo } from '../json.ts'
-import { mentionRowsBy } from '../internal/mention_order.ts'
+import { mentionRowsBy } from './mentions.ts'
 import type { OperationContext, Parameter } from '../operations/define.ts'
 import { plainCategories, plainTags } from './profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { isoUtcOffset } from '../params/dates.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
 import { hasLabel, hasTagInCategory } from './labels.ts'
-import { listPage, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
 import type { Mentions, Snapshot } from '../snapshot/types.ts'
@@ -81,7 +80,7 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     const mentions = rowsOf(snapshot)
     const first = mentions.offsets[target]
     const count = mentions.offsets[target + 1] - first
-    // stored newest first; other orders are sorted per target; ascending reads the descending order backwards
+    // stored newest first; other orders are sorted per request; ascending reads the descending order backwards
     const byValue = by === 'created_at' ? null : mentionRowsBy(snapshot, mentions, target, by)
     const { total, rows } = pageRows(
       request,
@@ -92,10 +91,7 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
       },
       keep && ((row) => keep(snapshot.tweets.authorIdx[mentions.tweetIdx[row]])),
     )
-    // a mention's item never changes within a snapshot
-    const tweets = rows.map((row) => mentions.tweetIdx[row])
-    const parts = memberMemo(snapshot, 'mention').list(tweets, (t) => mentionItem(snapshot, t))
-    return listPage(request, total, 'mentions', parts)
+    return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row])))
   }
 }
 

@@ -2,8 +2,9 @@ import path from 'node:path'
 import { createStorage, type Storage } from 'unstorage'
 import { log } from '../../../pipeline/log.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
+import lruCacheDriver from 'unstorage/drivers/lru-cache'
+import { createResponseCache } from '../response-cache.ts'
 import { atomicFsDriver } from './atomic-fs-driver.ts'
-import { createMemoryCache } from '../internal/memory-cache.ts'
 import { withFileLock } from './locks.ts'
 import type { Backend, CounterWindow, CountRequest, CountResult, Counters } from './interface.ts'
 
@@ -14,9 +15,8 @@ const NEXT_USER_ID_ITEM = 'access:next-user-id'
 
 /**
  * The default backend, with no outside service: records in files under `dataDir` (written atomically), the
- * response cache in a size-bounded LRU of this process (not on unstorage: nothing to persist, and no key
- * normalisation or hashing per request), and counters owned by this process (one server process per
- * data directory; run several instances on Redis).
+ * response cache in a size-bounded LRU of this process (unstorage's `lru-cache` driver), and counters owned by this
+ * process (one server process per data directory; run several instances on Redis).
  */
 export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number): Promise<Backend> {
   const storage = createStorage({ driver: atomicFsDriver({ base: dataDir }) })
@@ -26,7 +26,8 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
   return {
     storage,
     counters,
-    cache: createMemoryCache(cacheMaxBytes),
+    // bounded by the bytes of its keys and bodies, not by a count of entries
+    cache: createResponseCache(createStorage({ driver: lruCacheDriver({ max: undefined, maxSize: cacheMaxBytes }) })),
     /**
      * Read, increment and write one at a time (in this process, then under the lock file), so concurrent creations
      * never share an id, in this process or another (the CLI beside a server).
@@ -53,11 +54,6 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
 /**
  * Fixed-window counters in a Map: a check-and-increment has no `await` inside, so it is atomic in this process.
  * Changes are written to `counters.json` at most once per `COUNTERS_FLUSH_MS` and on close.
- *
- * A stored window is only ever replaced once it has expired, so a window a count left in the caller's memo is the
- * stored one for as long as it runs: the next count of that account and bucket uses it as it is, without looking
- * up the window names and the Map (on a server whose snapshot fills the CPU caches, each lookup is a few cache
- * misses).
  */
 class EmbeddedCounters implements Counters {
   private dirty = false
@@ -80,26 +76,20 @@ class EmbeddedCounters implements Counters {
     return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
   }
 
-  count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs, memo }: CountRequest): CountResult {
+  async count({ userId, bucket, quotaTotal, rateTotal, rateWindowMs }: CountRequest): Promise<CountResult> {
     const now = Date.now()
-    const kept = memo?.quota
-    const quota = kept !== undefined && kept.expiresAt > now ? kept : this.windowAt(this.quotaKey(userId), QUOTA_WINDOW_MS, now)
-    const keptRate = memo?.rate
-    const rate =
-      keptRate !== undefined && keptRate.expiresAt > now ? keptRate : this.windowAt(this.rateKey(userId, bucket, rateWindowMs), rateWindowMs, now)
+    const quotaKey = `quota:${userId}`
+    const rateKey = `rate:${userId}:${bucket}:${rateWindowMs}`
+    const quota = this.windowAt(quotaKey, QUOTA_WINDOW_MS, now)
+    const rate = this.windowAt(rateKey, rateWindowMs, now)
     const outcome = quota.count >= quotaTotal ? 'quota_exceeded' : rate.count >= rateTotal ? 'rate_limited' : 'admitted'
     if (outcome === 'admitted') {
       quota.count++
       rate.count++
       // a window opens with the first call it counts (a refused call opens none)
-      if (quota.count === 1) this.windows.set(this.quotaKey(userId), quota)
-      if (rate.count === 1) this.windows.set(this.rateKey(userId, bucket, rateWindowMs), rate)
+      this.windows.set(quotaKey, quota)
+      this.windows.set(rateKey, rate)
       this.dirty = true
-    }
-    // only stored windows are kept (a window with no count was never stored)
-    if (memo) {
-      memo.quota = quota.count > 0 ? quota : undefined
-      memo.rate = rate.count > 0 ? rate : undefined
     }
     return {
       outcome,
@@ -120,26 +110,6 @@ class EmbeddedCounters implements Counters {
     clearInterval(this.timer)
     if (this.dirty) this.flush()
     await this.flushing
-  }
-
-  /** The names of an account's windows, made once (a new string per request would be built and hashed each time). */
-  private readonly names = new Map<number, { quota: string; rates: Map<string, { windowMs: number; name: string }> }>()
-
-  private namesOf(userId: number) {
-    let names = this.names.get(userId)
-    if (!names) this.names.set(userId, (names = { quota: `quota:${userId}`, rates: new Map() }))
-    return names
-  }
-
-  private quotaKey(userId: number): string {
-    return this.namesOf(userId).quota
-  }
-
-  private rateKey(userId: number, bucket: string, windowMs: number): string {
-    const rates = this.namesOf(userId).rates
-    let rate = rates.get(bucket)
-    if (rate?.windowMs !== windowMs) rates.set(bucket, (rate = { windowMs, name: `rate:${userId}:${bucket}:${windowMs}` }))
-    return rate.name
   }
 
   /** The window under `key` at `now`, counted in place: the stored one while it runs, else a new empty one. */

@@ -1,5 +1,4 @@
 import type { Storage } from 'unstorage'
-import type { MaybePromise } from '../../internal/maybe_promise.ts'
 import type { ResponseCache } from '../types.ts'
 
 /** One call's request to the counters: the account's monthly quota and its rate in one operation bucket. */
@@ -9,24 +8,12 @@ export interface CountRequest {
   quotaTotal: number
   rateTotal: number
   rateWindowMs: number
-  /**
-   * Kept by the caller for this account, bucket and plan, and passed with each of its counts: a backend may leave
-   * here what it found (the embedded one: the two windows), so that the next count finds them without looking them
-   * up. Redis keeps nothing in it.
-   */
-  memo?: CounterMemo
 }
 
 /** A fixed window of a counter: the calls counted in it, and when it ends (epoch ms). */
 export interface CounterWindow {
   count: number
   expiresAt: number
-}
-
-/** See `CountRequest.memo`. */
-export interface CounterMemo {
-  quota?: CounterWindow
-  rate?: CounterWindow
 }
 
 /**
@@ -45,10 +32,9 @@ export interface CountResult {
 
 /**
  * Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot.
- * Counters in this process (embedded) answer at once; shared ones (Redis) with a promise.
  */
 export interface Counters {
-  count(request: CountRequest): MaybePromise<CountResult>
+  count(request: CountRequest): Promise<CountResult>
   /** The monthly counter as it stands, without counting. */
   quota(userId: number): Promise<{ used: number; resetAt: number } | null>
 }

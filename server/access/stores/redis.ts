@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type Redis from 'ioredis'
 import { createStorage } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
+import { log } from '../../../pipeline/log.ts'
 import { acquire, LOCK_STALE_MS } from './locks.ts'
 import { QUOTA_WINDOW_MS } from '../plans.ts'
 import { createResponseCache } from '../response-cache.ts'
@@ -51,14 +52,32 @@ type ScriptedRedis = Redis & {
 }
 
 /**
+ * How the client meets an outage: a command waits at most `commandTimeout` ms for its answer (a paused Redis), and
+ * none waits for a reconnection (`enableOfflineQueue: false`: a stopped Redis fails commands at once). Either way
+ * the request answers `server_error` at once, nothing is admitted uncounted, and the client reconnects on its own
+ * (ioredis' retry strategy) so requests succeed again as soon as Redis is back.
+ */
+export const REDIS_CLIENT_OPTIONS = {
+  commandTimeout: 1000,
+  maxRetriesPerRequest: 0,
+  enableOfflineQueue: false,
+  enableAutoPipelining: true,
+} as const
+
+/** Connection errors are logged as JSON lines, at most one per this interval (a down Redis repeats them). */
+const ERROR_LOG_INTERVAL_MS = 10_000
+
+/**
  * The scale-out backend: records and response cache through unstorage's Redis driver, counters through a Lua
  * script on the driver's own ioredis client. Several server instances on one Redis share one quota per account.
  */
 export async function openRedisBackend(url: string): Promise<Backend> {
-  const driver = redisDriver({ url, base: REDIS_BASE, enableAutoPipelining: true })
+  const driver = redisDriver({ url, base: REDIS_BASE, ...REDIS_CLIENT_OPTIONS })
   const storage = createStorage({ driver })
   const client = driver.getInstance!() as ScriptedRedis
+  logErrors(client)
   client.defineCommand('countAccess', { numberOfKeys: 2, lua: COUNT_SCRIPT })
+  await ready(client)
   await client.ping()
   return {
     storage,
@@ -69,10 +88,39 @@ export async function openRedisBackend(url: string): Promise<Backend> {
     },
     exclusive: (name, change) => withRedisLock(client, `${REDIS_BASE}:locks:${name}`, change),
     async close() {
-      await client.quit()
+      // (a Redis that is down cannot be asked to close the connection: then it is dropped)
+      await client.quit().catch(() => client.disconnect())
       await storage.dispose()
     },
   }
+}
+
+/** Resolves once the client is connected, rejects with the first connection error (Redis down at start). */
+function ready(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      client.off('ready', done)
+      client.off('error', done)
+      if (error) {
+        client.disconnect()
+        reject(error)
+      } else resolve()
+    }
+    client.on('ready', done)
+    client.on('error', done)
+  })
+}
+
+/** One JSON log line per error message and interval, instead of ioredis' own lines on stderr. */
+function logErrors(client: Redis): void {
+  const lastLogged = new Map<string, number>()
+  client.on('error', (error: Error) => {
+    const now = Date.now()
+    if (now - (lastLogged.get(error.message) ?? -Infinity) < ERROR_LOG_INTERVAL_MS) return
+    lastLogged.set(error.message, now)
+    log.warn('redis.error', { error: error.message, status: client.status })
+  })
 }
 
 /** Releases the lock only if it is still this holder's (its token), so a taken-over lock is never released by the old holder. */
