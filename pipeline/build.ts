@@ -2,8 +2,8 @@
  * The nightly build: raw Parquet → audited, atomically published snapshot (docs/snapshot.md).
  *
  * Order: validate raw → (backfill: score each earlier date, write its history) → staging → score → intermediate
- * → marts → audits → score history of the build date → Parquet + manifest in a temp folder → rename → swap current
- * → keep the last N.
+ * → marts → audits → score history of the build date → Parquet, serving columns and manifest in a temp folder →
+ * rename → swap current → keep the last N.
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log, progress } from './log.ts'
+import { writeServingColumns } from './serving-columns.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, SQL_DIR } from './duckdb.ts'
 import { KEPT_AFTER_MARTS, AUDITS, INTERMEDIATE, MARTS, SCORE_INPUTS, STAGING } from './models.ts'
 import { assertRawUnchanged, validateRaw, type RawFileInfo } from './validate-raw.ts'
@@ -176,6 +177,7 @@ async function writeSnapshot(opts: BuildOptions, dir: string, started: Date, bar
     fs.mkdirSync(tempDir)
     const written = Date.now()
     const files = await writeMarts(conn, tempDir)
+    await writeServingColumns(conn, tempDir)
     const rows = files.reduce((n, f) => n + f.rows, 0)
     log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
     const manifest: Manifest = {

@@ -144,7 +144,7 @@ Keys('auth :: two Authorization fields (raw, as a proxy may add them) answer api
   const env = await setup()
   const body = await new Promise<string>((resolve, reject) => {
     // fetch joins repeated fields itself: the request is written as it goes on the wire
-    const req = http.request(`${env.server.url}api/v1/get_categories`, { headers: ['Authorization', `Bearer ${env.key}`, 'Authorization', `Bearer ${env.key}`] }, (res) => {
+    const req = http.request(`${env.server.url}api/v1/get_categories`, { headers: ['Host', new URL(env.server.url).host, 'Authorization', `Bearer ${env.key}`, 'Authorization', `Bearer ${env.key}`] }, (res) => {
       let text = ''
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
       res.on('end', () => resolve(text))

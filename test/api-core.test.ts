@@ -249,7 +249,7 @@ Reload('reload :: a new current snapshot is loaded, then switched in; a broken o
       assert.equal([res.headers.get('x-cache'), res.headers.get('x-snapshot-id')], [expected, `${env.today}_second`])
     }
     const broken = copy(`${env.today}_broken`)
-    fs.rmSync(path.join(broken, 'accounts.parquet'))
+    fs.rmSync(path.join(broken, 'serving', 'accounts.platform_score.bin'))
     point(broken)
     assert.is(await server.snapshots.refresh(), false)
     assert.is(await health(), `${env.today}_second`)

@@ -26,8 +26,9 @@ export default defineOperation({
     const request = readPage(query, 'followers_count_history')
     const total = day.length
     const { start, end } = pageRange(request, total)
+    const counts = history.followersCount.read(first + start, first + end)
     const rows = []
-    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: history.followersCount[first + i] })
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: counts[i - start] })
     return pagedBody(request, total, 'followers_count', rows)
   },
 })

@@ -62,7 +62,7 @@ export default defineOperation({
       },
       keep && ((row) => keep(sf.followerIdx[row])),
     )
-    const followers = rows.map((r) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(sf.subscribedAtMs[r]) }))
+    const followers = rows.map((r) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(sf.subscribedAtMs.at(r)) }))
     return pagedBody(request, total, 'top_followers', followers)
   },
 })

@@ -25,10 +25,11 @@ export default defineOperation({
     const request = readPage(query, 'get_score_history')
     const total = day.length
     const { start, end } = pageRange(request, total)
+    const scores = history.platformScore.read(first + start, first + end)
+    const ranks = history.rank.read(first + start, first + end)
     const rows = []
     for (let i = start; i < end; i++) {
-      const r = first + i
-      rows.push({ date: formatDay(day[i]), platform_score: history.platformScore[r], rank: history.rank[r] || null })
+      rows.push({ date: formatDay(day[i]), platform_score: scores[i - start], rank: ranks[i - start] || null })
     }
     return pagedBody(request, total, 'score_history', rows)
   },

@@ -5,12 +5,13 @@
  * @example const { first, day } = dayRows(snapshot.scoreHistory, idx, today, 30)
  * @example const [week, month] = windowDiffs(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, today, [7, 30], 2)
  */
+import type { DiskColumn } from '../snapshot/serving-files.ts'
 import type { Adjacency } from '../snapshot/types.ts'
 import { formatDay } from '../params/dates.ts'
 
 /** One value per (account, day), rows of an account newest day first. */
 export interface DailySeries extends Adjacency {
-  day: Uint16Array
+  day: DiskColumn<'u16'>
 }
 
 /**
@@ -19,7 +20,7 @@ export interface DailySeries extends Adjacency {
  */
 export function dayRows(series: DailySeries, idx: number, today: number, days: number): { first: number; day: Uint16Array } {
   const start = series.offsets[idx]
-  const stored = series.day.subarray(start, series.offsets[idx + 1])
+  const stored = series.day.read(start, series.offsets[idx + 1])
   let skip = 0
   while (skip < stored.length && stored[skip] > today) skip++
   const rest = stored.subarray(skip)
@@ -40,19 +41,20 @@ function rowsSince(day: Uint16Array, oldest: number): number {
  */
 export function windowDiffs(
   series: DailySeries,
-  values: ArrayLike<number>,
+  values: DiskColumn<'u32' | 'f64'>,
   idx: number,
   today: number,
   windows: number[],
   decimals: number,
 ) {
   const { first, day } = dayRows(series, idx, today, Math.max(...windows))
+  const read = values.read(first, first + day.length)
   const scale = 10 ** decimals
   // every window's rows are leading rows of the widest one
   return windows.map((days) => {
     const n = rowsSince(day, today - days + 1)
     // `+ 0` turns a rounded -0 into 0
-    const diff = n > 1 ? Math.round((values[first] - values[first + n - 1]) * scale) / scale + 0 : 0
+    const diff = n > 1 ? Math.round((Number(read[0]) - Number(read[n - 1])) * scale) / scale + 0 : 0
     return {
       date: n > 0 ? formatDay(day[n - 1]) : null,
       diff,

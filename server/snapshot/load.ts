@@ -1,35 +1,27 @@
 /**
- * Load one snapshot folder (docs/snapshot.md) into the serving structures of `types.ts`, all in memory. DuckDB
- * reads the Parquet files once, here, each file on its own connection at the same time (DuckDB decodes one while
- * JS copies another); requests never query it. The server never writes into a snapshot.
+ * Load one snapshot folder into the serving structures of `types.ts`, from its serving columns (`serving/`, written
+ * by the build; see serving-files.ts): plain arrays read as they are, nothing decoded but the accounts' short
+ * strings. The server never writes into a snapshot.
  *
  * @example const snapshot = await loadSnapshot('snapshots/current')
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../../pipeline/log.ts'
-import { copyInto, float64Items, int32Items, readStrings, scan, uint64Items } from './columns.ts'
-import {
-  countRows,
-  loadCategorizedCounts,
-  loadFollowersCountHistory,
-  loadFriendshipFollowed,
-  loadFriendshipFollowing,
-  loadLabels,
-  loadMentions,
-  loadPreviousUsernames,
-  loadReferences,
-  loadScoreHistory,
-  loadSmartFollowers,
-  loadSmartFollows,
-  loadTags,
-  loadTexts,
-  loadTopResearched,
-  loadTrending,
-  loadTweets,
-} from './tables.ts'
-import type { Accounts, Snapshot } from './types.ts'
+import { openServingFiles, type ServingFiles } from './serving-files.ts'
+import type {
+  Accounts,
+  AccountLabels,
+  Mentions,
+  PreviousUsernames,
+  Reference,
+  SmartFollowsItem,
+  SmartFollowsList,
+  Snapshot,
+  Tag,
+  TopResearchedList,
+  TrendingList,
+} from './types.ts'
 
 interface Manifest {
   snapshot_id: string
@@ -40,207 +32,226 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
-  const file = (name: string) => `read_parquet('${path.join(realDir, name).replaceAll("'", "''")}')`
-  const instance = await DuckDBInstance.create(':memory:')
-  const running = new Set<Promise<unknown>>()
-  /** Runs `load` on a connection of its own. */
-  const step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>): Promise<T> => {
-    const run = (async () => {
-      const stepStarted = Date.now()
-      const conn = await instance.connect()
-      try {
-        return await load(conn)
-      } finally {
-        conn.closeSync()
-        log.debug('snapshot.load_step', { step: name, ms: Date.now() - stepStarted })
-      }
-    })()
-    running.add(run)
-    run.then(
-      () => running.delete(run),
-      () => running.delete(run),
-    )
-    return run
-  }
-  try {
-    const n = await step('accounts.count', (c) => countRows(c, file('accounts.parquet')))
-    const accounts = loadAccounts(step, file('accounts.parquet'), n)
-    const [
-      loadedAccounts,
-      byHandle,
-      previousUsernames,
-      categories,
-      tagCategories,
-      tags,
-      accountCategories,
-      accountTags,
-      smartFollowers,
-      categorizedCounts,
-      followersCountHistory,
-      friendshipFollowed,
-      friendshipFollowing,
-      smartFollows,
-      tweets,
-      mentions,
-      scoreHistory,
-      trending,
-      topResearched,
-      smartMentions,
-    ] = await Promise.all([
-      accounts,
-      step('handles', async (c) => handles(c, file('previous_usernames.parquet'), await accounts)),
-      step('previousUsernames', (c) => loadPreviousUsernames(c, n, file('previous_usernames.parquet'))),
-      step('categories', (c) => loadReferences(c, `SELECT category_id::INTEGER, name FROM ${file('categories.parquet')}`)),
-      step('tagCategories', (c) => loadReferences(c, `SELECT tag_category_id::INTEGER, name FROM ${file('tag_categories.parquet')}`)),
-      step('tags', (c) => loadTags(c, file('tags.parquet'))),
-      step('accountCategories', (c) => loadLabels(c, n, file('account_categories.parquet'), 'category_id')),
-      step('accountTags', (c) => loadLabels(c, n, file('account_tags.parquet'), 'tag_id')),
-      step('smartFollowers', (c) => loadSmartFollowers(c, n, file('smart_followers.parquet'))),
-      step('categorizedCounts', (c) => loadCategorizedCounts(c, n, file('categorized_followers_count.parquet'))),
-      step('followersCountHistory', (c) => loadFollowersCountHistory(c, n, file('followers_count_history.parquet'))),
-      step('friendshipFollowed', (c) => loadFriendshipFollowed(c, n, file('friendship_followed.parquet'))),
-      step('friendshipFollowing', (c) => loadFriendshipFollowing(c, n, file('friendship_following.parquet'))),
-      step('smartFollows', (c) => loadSmartFollows(c, file('smart_follows.parquet'))),
-      step('tweets', (c) => loadTweets(c, file('tweets.parquet'))),
-      step('mentions', (c) => loadMentions(c, n, file('mentions.parquet'))),
-      step('scoreHistory', (c) => loadScoreHistory(c, n, file('score_history.parquet'))),
-      step('trending', (c) => loadTrending(c, file('trending.parquet'))),
-      step('topResearched', (c) => loadTopResearched(c, file('top_researched.parquet'))),
-      step('smartMentions', (c) => loadMentions(c, n, file('smart_mentions.parquet'))),
-    ])
-    const snapshot: Snapshot = {
-      id: manifest.snapshot_id,
-      date: manifest.build_date,
-      dir: realDir,
-      loadedAt: new Date(),
-      loadMs: Date.now() - started,
-      accounts: loadedAccounts,
-      byHandle,
-      previousUsernames,
-      categories,
-      categoryById: new Map(categories.map((c) => [c.id, c])),
-      tagCategories,
-      tags,
-      tagById: new Map(tags.map((t) => [t.id, t])),
-      accountCategories,
-      accountTags,
-      smartFollowers,
-      categorizedCounts,
-      followersCountHistory,
-      friendshipFollowed,
-      friendshipFollowing,
-      smartFollows,
-      tweets,
-      mentions,
-      scoreHistory,
-      trending,
-      topResearched,
-      smartMentions,
-    }
-    log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: n, ms: snapshot.loadMs })
-    return snapshot
-  } catch (error) {
-    // the other steps still use the instance: closing it under them would abort the process
-    while (running.size > 0) await Promise.allSettled(running)
-    throw error
-  } finally {
-    instance.closeSync()
-  }
-}
-
-type Step = <T>(name: string, load: (conn: DuckDBConnection) => Promise<T>) => Promise<T>
-
-/** The string columns, the texts and the numeric ones load concurrently. */
-async function loadAccounts(step: Step, source: string, count: number): Promise<Accounts> {
-  const [[platformId, username, slug, name], description, profileImage, numbers] = await Promise.all([
-    step('accounts.strings', (c) => readStrings(c, source, ['platform_id::VARCHAR', 'username', 'slug', 'name'], 'account_idx', count)),
-    step('accounts.description', (c) => loadTexts(c, source, "coalesce(description, '')", 'account_idx', count, false)),
-    step('accounts.profileImage', (c) => loadTexts(c, source, 'profile_image', 'account_idx', count, true)),
-    step('accounts.numbers', (c) => loadAccountNumbers(c, source, count)),
-  ])
-  return {
-    count,
-    platformId: platformId as string[],
-    username: username as string[],
-    slug,
+  const files = openServingFiles(realDir)
+  const { array, disk, reference } = files
+  const accounts = loadAccounts(files)
+  const previousUsernames = loadPreviousUsernames(reference.previous_usernames, accounts.count)
+  const categories = reference.categories as unknown as Reference[]
+  const tags = (reference.tags as { id: number; name: string; tag_category_id: number }[]).map(({ id, name, tag_category_id }) => ({
+    id,
     name,
-    description,
-    profileImage,
-    ...numbers,
+    tagCategoryId: tag_category_id,
+  })) as Tag[]
+  const offsets = (table: string) => array(`${table}.offsets`, 'i32')
+  const mentions = (table: string): Mentions => ({
+    offsets: offsets(table),
+    tweetIdx: array(`${table}.tweet_idx`, 'i32'),
+    epochSeconds: array(`${table}.epoch_s`, 'u32'),
+  })
+  const snapshot: Snapshot = {
+    id: manifest.snapshot_id,
+    date: manifest.build_date,
+    dir: realDir,
+    loadedAt: new Date(),
+    loadMs: 0,
+    accounts,
+    byHandle: handles(accounts, previousUsernames, reference.previous_usernames as { changed_day: number }[]),
+    previousUsernames,
+    categories,
+    categoryById: new Map(categories.map((c) => [c.id, c])),
+    tagCategories: reference.tag_categories as unknown as Reference[],
+    tags,
+    tagById: new Map(tags.map((t) => [t.id, t])),
+    accountCategories: labels(files, 'account_categories'),
+    accountTags: labels(files, 'account_tags'),
+    smartFollowers: {
+      offsets: offsets('smart_followers'),
+      followerIdx: array('smart_followers.follower_idx', 'i32'),
+      subscribedAtMs: disk('smart_followers.subscribed_at_ms', 'f64'),
+      byFollowers: array('smart_followers.by_followers', 'i32'),
+      bySubscribed: array('smart_followers.by_subscribed', 'i32'),
+    },
+    categorizedCounts: {
+      offsets: offsets('categorized_followers_count'),
+      categoryId: array('categorized_followers_count.category_id', 'i16'),
+      cnt: array('categorized_followers_count.cnt', 'u32'),
+    },
+    followersCountHistory: {
+      offsets: offsets('followers_count_history'),
+      day: disk('followers_count_history.day', 'u16'),
+      followersCount: disk('followers_count_history.followers_count', 'u32'),
+    },
+    friendshipFollowed: {
+      offsets: offsets('friendship_followed'),
+      followerIdx: array('friendship_followed.follower_idx', 'i32'),
+      followed: array('friendship_followed.followed', 'u8'),
+      day: array('friendship_followed.day', 'i32'),
+    },
+    friendshipFollowing: {
+      offsets: offsets('friendship_following'),
+      followedIdx: array('friendship_following.followed_idx', 'i32'),
+      following: array('friendship_following.following', 'u8'),
+      day: array('friendship_following.day', 'i32'),
+      platformScore: array('friendship_following.platform_score', 'f64'),
+    },
+    smartFollows: smartFollowsLists(reference.smart_follows),
+    tweets: {
+      count: array('tweets.tweet_id', 'u64').length,
+      tweetId: array('tweets.tweet_id', 'u64'),
+      authorId: array('tweets.author_id', 'u64'),
+      authorIdx: array('tweets.author_idx', 'i32'),
+      createdAtMs: array('tweets.created_at_ms', 'f64'),
+      text: files.texts('tweets.text', 'disk'),
+      favorites: array('tweets.favorites', 'u32'),
+      retweets: array('tweets.retweets', 'u32'),
+      replies: array('tweets.replies', 'u32'),
+      views: array('tweets.views', 'u32'),
+    },
+    mentions: mentions('mentions'),
+    scoreHistory: {
+      offsets: offsets('score_history'),
+      day: disk('score_history.day', 'u16'),
+      platformScore: disk('score_history.platform_score', 'f64'),
+      rank: disk('score_history.rank', 'i32'),
+    },
+    trending: trendingLists(files),
+    topResearched: topResearchedLists(reference.top_researched),
+    smartMentions: mentions('smart_mentions'),
+  }
+  snapshot.loadMs = Date.now() - started
+  log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: accounts.count, ms: snapshot.loadMs })
+  return snapshot
+}
+
+function loadAccounts({ array, texts, strings }: ServingFiles): Accounts {
+  const numericId = array('accounts.numeric_id', 'u64')
+  const platformId = new Array<string>(numericId.length)
+  for (let i = 0; i < numericId.length; i++) platformId[i] = numericId[i].toString()
+  return {
+    count: numericId.length,
+    platformId,
+    numericId,
+    username: strings('accounts.username') as string[],
+    slug: strings('accounts.slug'),
+    name: strings('accounts.name'),
+    description: texts('accounts.description', 'memory'),
+    profileImage: texts('accounts.profile_image', 'memory'),
+    blueVerified: array('accounts.blue_verified', 'u8'),
+    isTracked: array('accounts.is_tracked', 'u8'),
+    isMonitored: array('accounts.is_monitored', 'u8'),
+    isSmart: array('accounts.is_smart', 'u8'),
+    platformScore: array('accounts.platform_score', 'f64'),
+    graphScore: array('accounts.graph_score', 'f64'),
+    followersCount: array('accounts.followers_count', 'f64'),
+    smartFollowersCount: array('accounts.smart_followers_count', 'i32'),
+    rank: array('accounts.rank', 'i32'),
   }
 }
 
-type AccountNumbers = Omit<Accounts, 'count' | 'platformId' | 'username' | 'slug' | 'name' | 'description' | 'profileImage'>
+/** Old handles per account, in file order (account, then change date and username). */
+function loadPreviousUsernames(rows: Record<string, unknown>[], owners: number): PreviousUsernames {
+  const offsets = new Int32Array(owners + 1)
+  for (const row of rows) offsets[(row.account_idx as number) + 1]++
+  for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
+  return { offsets, username: rows.map((row) => row.username as string) }
+}
 
-async function loadAccountNumbers(conn: DuckDBConnection, source: string, count: number): Promise<AccountNumbers> {
-  const a: AccountNumbers = {
-    numericId: new BigUint64Array(count),
-    blueVerified: new Uint8Array(count),
-    isTracked: new Uint8Array(count),
-    isMonitored: new Uint8Array(count),
-    isSmart: new Uint8Array(count),
-    platformScore: new Float64Array(count),
-    graphScore: new Float64Array(count),
-    followersCount: new Float64Array(count),
-    smartFollowersCount: new Int32Array(count),
-    rank: new Int32Array(count),
+/** Tags or categories by account, with ids 0..31 as a bit mask (membership in O(1) for filters over many rows). */
+function labels({ array }: ServingFiles, table: string): AccountLabels {
+  const offsets = array(`${table}.offsets`, 'i32')
+  const ids = array(`${table}.id`, 'i32')
+  const mask = new Uint32Array(offsets.length - 1)
+  for (let idx = 0; idx < mask.length; idx++) {
+    for (let r = offsets[idx]; r < offsets[idx + 1]; r++) if (ids[r] >= 0 && ids[r] < 32) mask[idx] |= 1 << ids[r]
   }
-  const flags = [a.blueVerified, a.isTracked, a.isMonitored, a.isSmart]
-  await scan(
-    conn,
-    `SELECT blue_verified::INTEGER, is_tracked::INTEGER, is_monitored::INTEGER, is_smart::INTEGER,
-            platform_score::DOUBLE, coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE, followers_count::DOUBLE,
-            smart_followers_count::INTEGER, coalesce(rank, 0)::INTEGER, platform_id::UBIGINT
-     FROM ${source}`,
-    (chunk, offset) => {
-      const rows = chunk.rowCount
-      flags.forEach((target, f) => copyInto(target, int32Items(chunk.getColumnVector(f)), rows, offset))
-      copyInto(a.platformScore, float64Items(chunk.getColumnVector(4)), rows, offset)
-      copyInto(a.graphScore, float64Items(chunk.getColumnVector(5)), rows, offset)
-      copyInto(a.followersCount, float64Items(chunk.getColumnVector(6)), rows, offset)
-      copyInto(a.smartFollowersCount, int32Items(chunk.getColumnVector(7)), rows, offset)
-      copyInto(a.rank, int32Items(chunk.getColumnVector(8)), rows, offset)
-      copyInto(a.numericId, uint64Items(chunk.getColumnVector(9)), rows, offset)
-    },
-  )
-  for (let i = 1; i < count; i++) {
-    if (a.numericId[i - 1] >= a.numericId[i]) throw new Error('accounts.parquet is not sorted by platform_id')
-  }
-  return a
+  return { offsets, ids, mask }
 }
 
 /**
  * Lower-case handle → account_idx: a current username, else a slug, else a previous username (the most recent owner
  * of that handle); a tracked account wins a username or slug shared with a friend-only record.
  */
-async function handles(conn: DuckDBConnection, previousSource: string, a: Accounts): Promise<Map<string, number>> {
-  const byUsername = new Map<string, number>()
-  const bySlug = new Map<string, number>()
-  const claim = (map: Map<string, number>, key: string, idx: number) => {
-    const holder = map.get(key)
-    if (holder === undefined || (!a.isTracked[holder] && a.isTracked[idx])) map.set(key, idx)
-  }
-  for (let i = 0; i < a.count; i++) {
-    claim(byUsername, a.username[i].toLowerCase(), i)
-    const slug = a.slug[i]?.toLowerCase()
-    if (slug) claim(bySlug, slug, i)
-  }
+function handles(a: Accounts, previous: PreviousUsernames, changes: { changed_day: number }[]): Map<string, number> {
   const byHandle = new Map<string, number>()
   const changedOn = new Map<string, number>()
-  await scan(conn, `SELECT account_idx, lower(username), (changed_at - DATE '1970-01-01')::INTEGER FROM ${previousSource}`, (chunk) => {
-    const idx = int32Items(chunk.getColumnVector(0))
-    const handle = chunk.getColumnVector(1)
-    const day = int32Items(chunk.getColumnVector(2))
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const key = handle.getItem(i) as string
-      if ((changedOn.get(key) ?? -Infinity) <= day[i]) {
-        changedOn.set(key, day[i])
-        byHandle.set(key, idx[i])
+  for (let idx = 0; idx < a.count; idx++) {
+    for (let r = previous.offsets[idx]; r < previous.offsets[idx + 1]; r++) {
+      const key = previous.username[r].toLowerCase()
+      if ((changedOn.get(key) ?? -Infinity) <= changes[r].changed_day) {
+        changedOn.set(key, changes[r].changed_day)
+        byHandle.set(key, idx)
       }
     }
-  })
-  // slugs over previous usernames, current usernames over both
-  for (const [key, idx] of bySlug) byHandle.set(key, idx)
-  for (const [key, idx] of byUsername) byHandle.set(key, idx)
+  }
+  const claimed = new Set<string>()
+  const claim = (key: string, idx: number) => {
+    const holder = byHandle.get(key)
+    if (!claimed.has(key) || (!a.isTracked[holder!] && a.isTracked[idx])) byHandle.set(key, idx)
+    claimed.add(key)
+  }
+  // slugs over previous usernames, then current usernames over both
+  for (let idx = 0; idx < a.count; idx++) {
+    const slug = a.slug[idx]?.toLowerCase()
+    if (slug) claim(slug, idx)
+  }
+  claimed.clear()
+  for (let idx = 0; idx < a.count; idx++) claim(a.username[idx].toLowerCase(), idx)
   return byHandle
+}
+
+/** At most 12 lists of 1000 rows: plain objects, ready to serialise. */
+function smartFollowsLists(rows: Record<string, unknown>[]): Map<string, SmartFollowsList> {
+  const lists = new Map<string, SmartFollowsList>()
+  for (const row of rows) {
+    const key = `${row.days}:${row.bucket}`
+    let list = lists.get(key)
+    if (!list) lists.set(key, (list = { byRank: [], byScore: [], byFollowers: [] }))
+    const { days: _d, bucket: _b, pos_by_score, pos_by_followers, ...item } = row
+    const typed = item as unknown as SmartFollowsItem
+    typed.top_alpha_followers = (typed.top_alpha_followers ?? []).map((f) => ({
+      name: f.name ?? '',
+      username: f.username ?? '',
+      image: f.image ?? '',
+      score: f.score ?? 0,
+      verified: Boolean(f.verified),
+    }))
+    list.byRank.push(typed)
+    list.byScore[pos_by_score as number] = typed
+    list.byFollowers[pos_by_followers as number] = typed
+  }
+  return lists
+}
+
+/** One list per (days, metric), rows in rank order (the columns come sorted by days, metric, rank). */
+function trendingLists({ array }: ServingFiles): Map<string, TrendingList> {
+  const days = array('trending.days', 'i32')
+  const byScore = array('trending.by_score', 'u8')
+  const accountIdx = array('trending.account_idx', 'i32')
+  const scoreDiff = array('trending.platform_score_diff', 'f64')
+  const followersDiff = array('trending.smart_followers_diff', 'i32')
+  const lists = new Map<string, TrendingList>()
+  for (let start = 0; start < days.length; ) {
+    let end = start
+    while (end < days.length && days[end] === days[start] && byScore[end] === byScore[start]) end++
+    lists.set(`${days[start]}:${byScore[start] ? 'score' : 'smart_followers'}`, {
+      accountIdx: accountIdx.subarray(start, end),
+      platformScoreDiff: scoreDiff.subarray(start, end),
+      smartFollowersDiff: followersDiff.subarray(start, end),
+    })
+    start = end
+  }
+  return lists
+}
+
+/** At most 3 lists of 1000 rows. */
+function topResearchedLists(rows: Record<string, unknown>[]): Map<number, TopResearchedList> {
+  const lists = new Map<number, TopResearchedList>()
+  for (const days of new Set(rows.map((row) => row.days as number))) {
+    const list = rows.filter((row) => row.days === days)
+    lists.set(days, {
+      accountIdx: Int32Array.from(list, (row) => row.account_idx as number),
+      lookups: Float64Array.from(list, (row) => row.lookups as number),
+    })
+  }
+  return lists
 }

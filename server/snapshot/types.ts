@@ -1,13 +1,14 @@
 /**
- * The in-memory serving structures of one snapshot (docs/snapshot.md), loaded once by `loadSnapshot` and never
- * mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
+ * The serving structures of one snapshot (docs/snapshot.md), loaded once by `loadSnapshot` from the snapshot's
+ * serving columns and never mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
  * The big per-row arrays use the narrowest type that holds their values (memory at the large scale): days Uint16
- * (until 2149), counters Uint32. Long texts (descriptions, profile images, tweet texts) are one UTF-8 buffer per
- * column (`Texts`), decoded when a row is rendered.
+ * (until 2149), counters Uint32. Long texts (descriptions, profile images, tweet texts) are UTF-8 bytes per column
+ * (`Texts`), decoded when a row is rendered. The biggest columns a request reads only a few rows of (the daily
+ * series, `subscribed_at`, tweet texts) stay on disk (`DiskColumn`), read by row range per request.
  */
-import type { Texts } from './texts.ts'
+import type { DiskColumn, Texts } from './serving-files.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -65,8 +66,8 @@ export interface Tag extends Reference {
 /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
 export interface SmartFollowers extends Adjacency {
   followerIdx: Int32Array
-  /** `subscribed_at`, epoch milliseconds. */
-  subscribedAtMs: Float64Array
+  /** `subscribed_at`, epoch milliseconds (on disk). */
+  subscribedAtMs: DiskColumn<'f64'>
   /**
    * The other two orders (follower count desc, subscription desc): the row at position p of target t is
    * `byFollowers[offsets[t] + p]` (for `score`, the position is the row).
@@ -82,10 +83,10 @@ export interface CategorizedCounts extends Adjacency {
   cnt: Uint32Array
 }
 
-/** followers_count_history.parquet grouped by account, newest day first. */
+/** followers_count_history.parquet grouped by account, newest day first (on disk: `offsets` in memory). */
 export interface FollowersCountHistory extends Adjacency {
-  day: Uint16Array
-  followersCount: Uint32Array
+  day: DiskColumn<'u16'>
+  followersCount: DiskColumn<'u32'>
 }
 
 /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
@@ -147,7 +148,7 @@ export interface Tweets {
   /** -1 when the author is in neither table */
   authorIdx: Int32Array
   createdAtMs: Float64Array
-  /** null when the text is NULL. */
+  /** On disk; null when the text is NULL. */
   text: Texts
   favorites: Uint32Array
   retweets: Uint32Array
@@ -161,12 +162,12 @@ export interface Mentions extends Adjacency {
   epochSeconds: Uint32Array
 }
 
-/** score_history.parquet grouped by account, newest day first. */
+/** score_history.parquet grouped by account, newest day first (on disk: `offsets` in memory). */
 export interface ScoreHistory extends Adjacency {
-  day: Uint16Array
-  platformScore: Float64Array
+  day: DiskColumn<'u16'>
+  platformScore: DiskColumn<'f64'>
   /** 0 when the stored rank is NULL */
-  rank: Int32Array
+  rank: DiskColumn<'i32'>
 }
 
 /** One list of trending.parquet (one days × metric): rows in rank order (growth desc, platform_id asc). */
