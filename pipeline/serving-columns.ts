@@ -21,7 +21,8 @@ import path from 'node:path'
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
 import { log } from './log.ts'
 
-const ARRAYS = {
+/** The column types of `columns.json` and their arrays (the server reads them with these too). */
+export const SERVING_ARRAYS = {
   u8: Uint8Array,
   i16: Int16Array,
   u16: Uint16Array,
@@ -30,7 +31,7 @@ const ARRAYS = {
   f64: Float64Array,
   u64: BigUint64Array,
 }
-type ColumnType = keyof typeof ARRAYS
+export type ColumnType = keyof typeof SERVING_ARRAYS
 /** Any typed array of the column types (DuckDB's views included). */
 type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
 
@@ -47,7 +48,7 @@ class ServingWriter {
 
   /** Append `values` (converted to `type`) to column `name`. */
   append(name: string, type: ColumnType, values: AnyArray): void {
-    const array = new ARRAYS[type](values.length)
+    const array = new SERVING_ARRAYS[type](values.length)
     ;(array as Int32Array).set(values as Int32Array)
     this.appendBytes(name, type, array)
   }

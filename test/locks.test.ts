@@ -1,4 +1,4 @@
-/** The operator's lock files (`server/access/internal/locks.ts`): one holder at a time; a dead holder's lock is taken over. */
+/** The operator's lock files (`server/access/stores/locks.ts`): one holder at a time; a dead holder's lock is taken over. */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

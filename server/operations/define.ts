@@ -1,6 +1,6 @@
 /**
  * What one API operation declares: its name (= path under /api/v1), groups, query parameters, response schema,
- * cache policy and handler. Routes in `server/routes/` each export one `defineOperation(...)`; the app and the
+ * cache policy and handler. Files in `server/operations/` each export one `defineOperation(...)`; the app and the
  * OpenAPI document are both built from these declarations, so they cannot drift apart.
  */
 import type { Admission } from '../access/index.ts'
@@ -23,7 +23,7 @@ export interface OperationContext {
   query: URLSearchParams
   /** The snapshot this request started with. */
   snapshot: Snapshot
-  /** Request time (read from the clock when the handler first asks): windows are anchored here and at its UTC date. */
+  /** Request time: windows are anchored here and at its UTC date. */
   now: Date
   profileBaseUrl: string
   /** The caller's admission (quota, rate); null only in the benchmark's no-access baseline. */
@@ -43,7 +43,7 @@ export interface Operation {
   /** Schema of the success body (the error body is added by the OpenAPI builder). */
   response: JsonSchema
   cache: CachePolicy
-  /** Returns the success body (a value, or its JSON bytes from a `JsonWriter`); throws `ApiError` for the spec's failures. */
+  /** Returns the success body (serialised with `asciiJson`); throws `ApiError` for the spec’s failures. */
   handle(context: OperationContext): object
 }
 

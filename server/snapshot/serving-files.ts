@@ -7,17 +7,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { SERVING_ARRAYS as ARRAYS, type ColumnType } from '../../pipeline/serving-columns.ts'
 
-const ARRAYS = {
-  u8: Uint8Array,
-  i16: Int16Array,
-  u16: Uint16Array,
-  i32: Int32Array,
-  u32: Uint32Array,
-  f64: Float64Array,
-  u64: BigUint64Array,
-}
-export type ColumnType = keyof typeof ARRAYS
 export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
 
 /** File descriptors of on-disk columns are closed once their column is unreachable (its snapshot replaced). */
