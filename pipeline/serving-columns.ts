@@ -165,6 +165,12 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
     'accounts.smart_followers_count': ['i32', 'smart_followers_count::INTEGER'],
     'accounts.rank': ['i32', 'coalesce(rank, 0)::INTEGER'],
   }, 'ORDER BY account_idx')
+  // the tracked accounts by score and by follower count (descending, ties by id)
+  for (const [name, column] of [['by_score', 'platform_score'], ['by_followers', 'followers_count']]) {
+    await writeColumns(conn, out, `(SELECT account_idx FROM ${accounts} WHERE is_tracked ORDER BY ${column} DESC, account_idx)`, {
+      [`accounts.${name}`]: ['i32', 'account_idx::INTEGER'],
+    })
+  }
   await writeText(conn, out, 'accounts.username', accounts, 'username', 'account_idx', false)
   await writeText(conn, out, 'accounts.slug', accounts, 'slug', 'account_idx', true)
   await writeText(conn, out, 'accounts.name', accounts, 'name', 'account_idx', true)
@@ -176,9 +182,36 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
     await writeColumns(conn, out, file(`${table}.parquet`), { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
   }
 
+  // each account's label ids as bit masks: categories 0..30, tags 0..31 and 32..62; bit 31 of `categories` and of
+  // `tags_high` marks an account with an id outside those ranges
+  const masks = `(SELECT account_idx,
+       bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END) AS categories,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END) AS tags_low,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END) AS tags_high
+     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM ${file('account_categories.parquet')}
+           UNION ALL SELECT account_idx, tag_id, 't' FROM ${file('account_tags.parquet')})
+     GROUP BY account_idx)`
+  // a table's rows in file order, with columns computed over them (file_row_number: the row)
+  const inFileOrder = (table: string, columns: string, joins = '') =>
+    `(SELECT x.*, ${columns} FROM read_parquet('${path.join(dir, `${table}.parquet`).replaceAll("'", "''")}', file_row_number = true) x ${joins} ORDER BY x.file_row_number)`
+  const mentionRows = (table: string) =>
+    inFileOrder(table, `coalesce(lag(x.file_row_number) OVER (PARTITION BY x.target_idx, coalesce(x.author_idx, -1) ORDER BY x.file_row_number), -1) AS newer_same_author`)
+  const followerRows = inFileOrder('smart_followers', 'm.categories, m.tags_low, m.tags_high', `LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx`)
+
   /** Tables grouped by an owner: the file's owner column and its columns. */
   const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
-    ['smart_followers', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], subscribed_at_ms: ['f64', 'epoch_ms(subscribed_at)::DOUBLE'] }],
+    [
+      'smart_followers',
+      'target_idx',
+      {
+        follower_idx: ['i32', 'follower_idx::INTEGER'],
+        subscribed_at_ms: ['f64', 'epoch_ms(subscribed_at)::DOUBLE'],
+        follower_score: ['f64', 'follower_score::DOUBLE'],
+        follower_categories: ['u32', 'coalesce(categories, 0)::DOUBLE'],
+        follower_tags_low: ['u32', 'coalesce(tags_low, 0)::DOUBLE'],
+        follower_tags_high: ['u32', 'coalesce(tags_high, 0)::DOUBLE'],
+      },
+    ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
     ['followers_count_history', 'account_idx', { day: ['u16', day('date')], followers_count: ['u32', 'followers_count::DOUBLE'] }],
     ['score_history', 'account_idx', { day: ['u16', day('date')], platform_score: ['f64', 'platform_score::DOUBLE'], rank: ['i32', 'coalesce(rank, 0)::INTEGER'] }],
@@ -188,11 +221,25 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
       'source_idx',
       { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', day('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
     ],
-    ['mentions', 'target_idx', { tweet_idx: ['i32', 'tweet_idx::INTEGER'], epoch_s: ['u32', 'epoch_s::DOUBLE'] }],
-    ['smart_mentions', 'target_idx', { tweet_idx: ['i32', 'tweet_idx::INTEGER'], epoch_s: ['u32', 'epoch_s::DOUBLE'] }],
+    ...['mentions', 'smart_mentions'].map((table): [string, string, Record<string, [ColumnType, string]>] => [
+      table,
+      'target_idx',
+      {
+        tweet_idx: ['i32', 'tweet_idx::INTEGER'],
+        epoch_s: ['u32', 'epoch_s::DOUBLE'],
+        author_idx: ['i32', 'coalesce(author_idx, -1)::INTEGER'],
+        // the row of the target's next newer mention by the same author (-1: none; unknown authors count as one)
+        newer_same_author: ['i32', 'newer_same_author::INTEGER'],
+      },
+    ]),
   ]
+  const sources: Record<string, string> = {
+    smart_followers: followerRows,
+    mentions: mentionRows('mentions'),
+    smart_mentions: mentionRows('smart_mentions'),
+  }
   for (const [table, owner, columns] of grouped) {
-    const source = file(`${table}.parquet`)
+    const source = sources[table] ?? file(`${table}.parquet`)
     const offsets = await writeOffsets(conn, out, table, source, owner, owners)
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
     if (table === 'smart_followers') await writeFollowerOrders(conn, out, source, offsets)

@@ -5,7 +5,6 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { followersScoreSum } from '../server/queries/score-sum.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
-import { labelSet } from '../server/queries/labels.ts'
 import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { setup } from './_setup.ts'
@@ -133,7 +132,7 @@ ScoreSum('filters :: label ids on either side of 31, 32, 62 and 63 match exactly
                    WHERE sf.target_idx = ${target} ${matching('account_categories.parquet', 'category_id', categories)}
                    ${matching('account_tags.parquet', 'tag_id', tags)}`
       const expected = (await conn.runAndReadAll(sql)).getRowObjectsJS()[0].total as number
-      const sum = followersScoreSum(snapshot, target, categories && labelSet(categories), tags && labelSet(tags))
+      const sum = followersScoreSum(snapshot, target, categories, tags)
       assert.is(Math.round(sum * 100) / 100, expected, `target ${target} ${categories} ${tags}`)
       cases++
       if (expected > 0) nonZero++

@@ -3,7 +3,6 @@ import { followersScoreSum } from '../queries/score-sum.ts'
 import { defineOperation } from './define.ts'
 import { prefixedLabels, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { labelSet } from '../queries/labels.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/types.ts'
@@ -37,7 +36,7 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const categoryIds = readIdList(query, 'category_ids')
     const tagIds = readIdList(query, 'tag_ids')
-    const sum = followersScoreSum(snapshot, target, categoryIds && labelSet(categoryIds), tagIds && labelSet(tagIds))
+    const sum = followersScoreSum(snapshot, target, categoryIds, tagIds)
     return {
       success: true,
       ...profile(snapshot, target),

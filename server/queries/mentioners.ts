@@ -30,19 +30,27 @@ export interface MentionersPage {
   authors: number[]
 }
 
-/** The page and total of `query`. */
+/**
+ * The page and total of `query`. An author is counted at its newest row in the window (the row whose next newer
+ * mention by the same author is outside it); the authors are put in order by their places in the snapshot's
+ * `byScore` / `byFollowers`, which sort as plain numbers.
+ */
 export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
-  const { mentions, tweets, accounts: a } = snapshot
+  const { mentions, accounts: a } = snapshot
   const { from, to } = rowsInWindow(mentions, target, query.startMs, query.endMs)
-  const distinct = new Set<number>()
+  const place = query.by === 'score' ? a.scorePlace : a.followersPlace
+  const places: number[] = []
   for (let r = from; r < to; r++) {
-    const author = tweets.authorIdx[mentions.tweetIdx[r]]
-    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) distinct.add(author)
+    if (mentions.newerSameAuthor[r] >= from) continue
+    const author = mentions.authorIdx[r]
+    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) places.push(place[author])
   }
-  const descending = descendingBy(snapshot, query.by)
-  const authors = [...distinct].sort(query.ascending ? (x, y) => descending(y, x) : descending)
-  const { start, end } = pageRange(query.request, authors.length)
-  return { total: authors.length, authors: authors.slice(start, end) }
+  const sorted = Int32Array.from(places).sort()
+  const order = query.by === 'score' ? a.byScore : a.byFollowers
+  const { start, end } = pageRange(query.request, sorted.length)
+  const authors: number[] = []
+  for (let k = start; k < end; k++) authors.push(order[sorted[query.ascending ? sorted.length - 1 - k : k]])
+  return { total: sorted.length, authors }
 }
 
 /** The author carries the tag and the category asked for (each when asked). */
@@ -51,10 +59,4 @@ function passesFilters(snapshot: Snapshot, author: number, { tagId, categoryId }
     (tagId === null || hasLabel(snapshot.accountTags, author, tagId)) &&
     (categoryId === null || hasLabel(snapshot.accountCategories, author, categoryId))
   )
-}
-
-/** Column descending, ties account_idx ascending: a total order (no NaN among tracked accounts' values). */
-function descendingBy({ accounts: a }: Snapshot, by: MentionersBy): (x: number, y: number) => number {
-  const value = by === 'score' ? a.platformScore : a.followersCount
-  return (x, y) => value[y] - value[x] || x - y
 }

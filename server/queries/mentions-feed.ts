@@ -89,7 +89,7 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
         const q = ascending ? count - 1 - p : p
         return byValue ? byValue[q] : first + q
       },
-      keep && ((row) => keep(snapshot.tweets.authorIdx[mentions.tweetIdx[row]])),
+      keep && ((row) => keep(mentions.authorIdx[row])),
     )
     return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row])))
   }

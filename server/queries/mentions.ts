@@ -32,10 +32,9 @@ function firstAtOrBefore(mentions: Mentions, first: number, last: number, ms: nu
 export function mentionRowsBy(snapshot: Snapshot, mentions: Mentions, target: number, by: MentionValue): number[] {
   const { tweets, accounts } = snapshot
   const value = (row: number) => {
-    const t = mentions.tweetIdx[row]
-    if (by !== 'score') return tweets[by][t]
+    if (by !== 'score') return tweets[by][mentions.tweetIdx[row]]
     // authors outside the account table have no score: they rank below every score
-    const author = tweets.authorIdx[t]
+    const author = mentions.authorIdx[row]
     return author >= 0 && accounts.isTracked[author] ? accounts.platformScore[author] : -1
   }
   const rows: { row: number; value: number }[] = []

@@ -18,11 +18,12 @@ export interface MentionWindow {
 
 /** The windows ending at `endMs` (inclusive, epoch milliseconds). */
 export function mentionWindows(snapshot: Snapshot, target: number, endMs: number): MentionWindow[] {
-  const { smartMentions: mentions, tweets } = snapshot
+  const mentions = snapshot.smartMentions
   return ALLOWED_DAYS.map((days) => {
     const { from, to } = rowsInWindow(mentions, target, endMs - days * DAY_MS, endMs)
-    const authors = new Set<number>()
-    for (let r = from; r < to; r++) authors.add(tweets.authorIdx[mentions.tweetIdx[r]])
-    return { days, mentions: to - from, authors: authors.size }
+    // an author counts once, at its newest row in the window
+    let authors = 0
+    for (let r = from; r < to; r++) if (mentions.newerSameAuthor[r] < from) authors++
+    return { days, mentions: to - from, authors }
   })
 }

@@ -47,6 +47,8 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
     offsets: offsets(table),
     tweetIdx: array(`${table}.tweet_idx`, 'i32'),
     epochSeconds: array(`${table}.epoch_s`, 'u32'),
+    authorIdx: array(`${table}.author_idx`, 'i32'),
+    newerSameAuthor: array(`${table}.newer_same_author`, 'i32'),
   })
   const snapshot: Snapshot = {
     id: manifest.snapshot_id,
@@ -70,6 +72,12 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       subscribedAtMs: disk('smart_followers.subscribed_at_ms', 'f64'),
       byFollowers: array('smart_followers.by_followers', 'i32'),
       bySubscribed: array('smart_followers.by_subscribed', 'i32'),
+      followerScore: disk('smart_followers.follower_score', 'f64'),
+      followerLabels: {
+        categories: disk('smart_followers.follower_categories', 'u32'),
+        tagsLow: disk('smart_followers.follower_tags_low', 'u32'),
+        tagsHigh: disk('smart_followers.follower_tags_high', 'u32'),
+      },
     },
     categorizedCounts: {
       offsets: offsets('categorized_followers_count'),
@@ -127,7 +135,13 @@ function loadAccounts({ array, texts, strings }: ServingFiles): Accounts {
   const numericId = array('accounts.numeric_id', 'u64')
   const platformId = new Array<string>(numericId.length)
   for (let i = 0; i < numericId.length; i++) platformId[i] = numericId[i].toString()
+  const byScore = array('accounts.by_score', 'i32')
+  const byFollowers = array('accounts.by_followers', 'i32')
   return {
+    byScore,
+    byFollowers,
+    scorePlace: places(byScore, numericId.length),
+    followersPlace: places(byFollowers, numericId.length),
     count: numericId.length,
     platformId,
     numericId,
@@ -146,6 +160,13 @@ function loadAccounts({ array, texts, strings }: ServingFiles): Accounts {
     smartFollowersCount: array('accounts.smart_followers_count', 'i32'),
     rank: array('accounts.rank', 'i32'),
   }
+}
+
+/** Each account's place in `order` (-1 when absent). */
+function places(order: Int32Array, count: number): Int32Array {
+  const place = new Int32Array(count).fill(-1)
+  for (let p = 0; p < order.length; p++) place[order[p]] = p
+  return place
 }
 
 /** Old handles per account, in file order (account, then change date and username). */

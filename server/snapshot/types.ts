@@ -40,6 +40,12 @@ export interface Accounts {
   smartFollowersCount: Int32Array
   /** 1 = highest score among tracked accounts; 0 for friend-only records (rank NULL). */
   rank: Int32Array
+  /** The tracked accounts by score and by follower count, descending (ties by account_idx). */
+  byScore: Int32Array
+  byFollowers: Int32Array
+  /** Each account's place in `byScore` / `byFollowers` (-1 for friend-only records). */
+  scorePlace: Int32Array
+  followersPlace: Int32Array
 }
 
 /** previous_usernames.parquet grouped by account: old handles, oldest change first. */
@@ -74,6 +80,13 @@ export interface SmartFollowers extends Adjacency {
    */
   byFollowers: Int32Array
   bySubscribed: Int32Array
+  /**
+   * Each row's follower, on disk (read as one range per target by get_followers_score_sum): its score and its label
+   * ids as bit masks, categories 0..30 and tags 0..31 / 32..62; bit 31 of `categories` and of `tagsHigh`
+   * (`OTHER_LABELS`) marks a follower with an id outside them, checked on its labels instead.
+   */
+  followerScore: DiskColumn<'f64'>
+  followerLabels: { categories: DiskColumn<'u32'>; tagsLow: DiskColumn<'u32'>; tagsHigh: DiskColumn<'u32'> }
 }
 
 /** categorized_followers_count.parquet grouped by target, rows in list order. */
@@ -160,6 +173,10 @@ export interface Tweets {
 export interface Mentions extends Adjacency {
   tweetIdx: Int32Array
   epochSeconds: Uint32Array
+  /** The tweet's author (-1 when in neither account table). */
+  authorIdx: Int32Array
+  /** The row of the target's next newer mention by the same author, -1 for none (unknown authors count as one). */
+  newerSameAuthor: Int32Array
 }
 
 /** score_history.parquet grouped by account, newest day first (on disk: `offsets` in memory). */
