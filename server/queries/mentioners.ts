@@ -32,25 +32,47 @@ export interface MentionersPage {
 
 /**
  * The page and total of `query`. An author is counted at its newest row in the window (the row whose next newer
- * mention by the same author is outside it); the authors are put in order by their places in the snapshot's
- * `byScore` / `byFollowers`, which sort as plain numbers.
+ * mention by the same author is outside it); the authors are ordered by their places in the snapshot's `byScore` /
+ * `byFollowers`, of which only the first `page × size` are kept (a window can hold 100,000 authors; a page is 10).
  */
 export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
   const { mentions, accounts: a } = snapshot
   const { from, to } = rowsInWindow(mentions, target, query.startMs, query.endMs)
   const place = query.by === 'score' ? a.scorePlace : a.followersPlace
-  const places: number[] = []
+  const { page, size } = query.request
+  // ascending is the descending order reversed: the last places first
+  const first = new FirstInOrder(Math.min(page * size, to - from), query.ascending ? (x, y) => y - x : (x, y) => x - y)
+  let total = 0
   for (let r = from; r < to; r++) {
     if (mentions.newerSameAuthor[r] >= from) continue
     const author = mentions.authorIdx[r]
-    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) places.push(place[author])
+    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) {
+      first.add(place[author])
+      total++
+    }
   }
-  const sorted = Int32Array.from(places).sort()
   const order = query.by === 'score' ? a.byScore : a.byFollowers
-  const { start, end } = pageRange(query.request, sorted.length)
-  const authors: number[] = []
-  for (let k = start; k < end; k++) authors.push(order[sorted[query.ascending ? sorted.length - 1 - k : k]])
-  return { total: sorted.length, authors }
+  const { start, end } = pageRange(query.request, total)
+  return { total, authors: first.values.slice(start, end).map((p) => order[p]) }
+}
+
+/** The first `count` values added, in `order` (insertion into a short sorted list; most values are passed over). */
+class FirstInOrder {
+  readonly values: number[] = []
+
+  constructor(
+    private readonly count: number,
+    private readonly order: (x: number, y: number) => number,
+  ) {}
+
+  add(value: number): void {
+    const { values, order } = this
+    if (values.length === this.count && order(value, values[values.length - 1]) >= 0) return
+    let at = values.length
+    while (at > 0 && order(value, values[at - 1]) < 0) at--
+    values.splice(at, 0, value)
+    if (values.length > this.count) values.pop()
+  }
 }
 
 /** The author carries the tag and the category asked for (each when asked). */
