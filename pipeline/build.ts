@@ -177,9 +177,9 @@ async function writeSnapshot(opts: BuildOptions, dir: string, started: Date, bar
     fs.mkdirSync(tempDir)
     const written = Date.now()
     const files = await writeMarts(conn, tempDir)
-    await writeServingColumns(conn, tempDir)
     const rows = files.reduce((n, f) => n + f.rows, 0)
     log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
+    await writeServingColumns(conn, tempDir)
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,

@@ -235,7 +235,9 @@ function stop(server: Spawned): Promise<void> {
 }
 
 /** Ready time: from the process's start (module loading included) until it listens. */
-const sinceStart = () => Math.round(process.uptime() * 1000)
+function sinceStart(): number {
+  return Math.round(process.uptime() * 1000)
+}
 
 async function runChild(kind: string): Promise<void> {
   // the server's folders (lookup lines, access store) go with it
