@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   const full = await spawnServer('full', snapshotsDir)
   let serial = 0
   const lines = [
-    `bench:api --scale ${scale}: ${values.connections} connections, ${values.duration} s per load (req/s, p50/p99 ms, ratio to hello-world)`,
+    `bench:api ${values.snapshots ? `--snapshots ${values.snapshots}` : `--scale ${scale}`}: ${values.connections} connections, ${values.duration} s per load (req/s, p50/p99 ms, ratio to hello-world)`,
     `${'operation'.padEnd(31)} ${'hello'.padStart(7)} | ${'without access'.padEnd(28)} | ${'with access'.padEnd(28)}`,
   ]
   const failures: string[] = []
