@@ -5,9 +5,9 @@
  * Order: lock → remove what killed builds left → attach the state, settle a day left unpublished → plan (a night on
  * the day before's state, with missed raw days replayed first, or a fold of every raw day from scratch) → validate
  * the raw folders → staging → fold the day into the follow runs → (backfill: score earlier dates) → score →
- * intermediate → marts → audits → Parquet + manifest in a temp folder → commit the state's day (unpublished) →
- * rename → (prepare the server's serving caches) → mark published, swap current → keep the last N → prune folded
- * lookup files (and, when asked, ingested raw day folders).
+ * intermediate → marts → audits → Parquet, serving columns and manifest in a temp folder → commit the state's day
+ * (unpublished) → rename → mark published, swap current → keep the last N → prune folded lookup files (and, when
+ * asked, ingested raw day folders).
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -17,6 +17,7 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
+import { writeServingColumns } from './serving-columns.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
 import {
   AUDITS, FOLD_FROM_SCRATCH, FOLD_NIGHT, FOLDED, INTERMEDIATE, KEPT_AFTER_MARTS, MARTS, SCORE_INPUTS, STAGING,
@@ -27,7 +28,7 @@ import { DAILY_FILES, rawLayout, referenceDay, type RawLayout } from './raw-days
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, lookupSource, markPublished, recoverUnpublished,
-  rewindDay, stateDays, type StateDay,
+  stateDays, type StateDay,
 } from './state.ts'
 import {
   acquireBuildLock, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -51,13 +52,6 @@ export interface BuildOptions {
   pruneRaw?: boolean
   /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; complete days are folded and deleted */
   lookupsDir?: string
-  /**
-   * Called with the new folder after the pipeline's DuckDB is closed and before `current` points to it: callers that
-   * publish for a server pass the server's `prepareServing`, so its first load of the snapshot is a fast one. If it
-   * throws, the build fails, the folder is removed, the state is rewound and `current` still points to the last
-   * good snapshot.
-   */
-  prepareServing?: (dir: string) => Promise<unknown>
 }
 
 export interface BuildResult {
@@ -307,19 +301,6 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       bar.fail()
       throw error
     })
-    if (opts.prepareServing) {
-      const prepared = Date.now()
-      try {
-        await opts.prepareServing(dir)
-      } catch (error) {
-        // never published: `current` still points to the last good snapshot, the state is the day before's again
-        bar.fail()
-        fs.rmSync(dir, { recursive: true, force: true })
-        await rewindDay(stateDir, opts.date)
-        throw new Error(`prepare_serving failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
-      }
-      log.info('build.step', { step: 'prepare_serving', layer: 'publish', rows: 0, ms: Date.now() - prepared })
-    }
     markFolderPublished(snapshotsDir, snapshotId)
     swapCurrent(snapshotsDir, snapshotId)
     await markPublished(stateDir, snapshotId)
@@ -369,6 +350,7 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     const files = await writeMarts(() => db.connect(), tempDir)
     const rows = files.reduce((n, f) => n + f.rows, 0)
     log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
+    await writeServingColumns(conn, tempDir)
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,

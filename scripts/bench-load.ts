@@ -1,9 +1,8 @@
 /**
  * Snapshot load benchmark: time to load one snapshot folder, process memory before/after (RSS, V8 heap, array
  * buffers) and the bytes of every serving structure (typed arrays exactly, string arrays estimated from their
- * lengths), and again 5 s later (worker threads gone, new sidecars committed). The first load of a snapshot writes its
- * sidecars (`<snapshots>/.serving/<snapshot>/`); delete that folder to measure a first load again. Run in its own
- * process so the figures are the loader's alone:
+ * lengths), and again 5 s later (DuckDB's memory released). Run in its own process so the figures are the loader's
+ * alone:
  *
  *   node --expose-gc --import tsx scripts/bench-load.ts <snapshots-dir>/current
  */
@@ -74,6 +73,6 @@ for (const [key, value] of Object.entries(snapshot)) {
 }
 console.log(`  ${'total'.padEnd(22)} ${mib(total).padStart(9)}`)
 
-// once the loader's worker threads are gone and new sidecars are committed
+// once DuckDB's memory is released
 await new Promise((resolve) => setTimeout(resolve, 5000))
 memory('settled (5 s)')

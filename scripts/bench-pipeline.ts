@@ -1,10 +1,9 @@
 /**
- * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]
- * [--no-prepare-serving]`.
+ * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]`.
  * For each scale (demo with 365 days of daily scans, large with 60: the issue's sizes; `--days` overrides), generates
  * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
- * (each night in its own child process, serving caches prepared). Prints per night: wall time, peak RSS, state and
+ * (each night in its own child process). Prints per night: wall time, peak RSS, state and
  * snapshot size. With `--sample K` only the first 11 nights, every K-th night and the last are measured: the days
  * before each measured night are caught up by one unmeasured build of the day before it (which replays the missed
  * days, as the nightly CLI does), so a measured night is always one day on the state of the day before. Then the
@@ -21,7 +20,6 @@ import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { rawLayout } from '../pipeline/raw-days.ts'
 import { stateBytes } from '../pipeline/state.ts'
-import { prepareServing } from '../server/snapshot/load.ts'
 import { generateRaw } from './generate/index.ts'
 
 const { values } = parseArgs({
@@ -31,7 +29,6 @@ const { values } = parseArgs({
     nights: { type: 'string' },
     sample: { type: 'string' },
     raw: { type: 'string' },
-    'prepare-serving': { type: 'boolean', default: true },
     child: { type: 'boolean', default: false },
     snapshots: { type: 'string' },
     date: { type: 'string' },
@@ -68,7 +65,6 @@ async function child(): Promise<void> {
     rawDir: values.raw!,
     snapshotsDir: values.snapshots!,
     date: values.date!,
-    prepareServing: values['prepare-serving'] ? prepareServing : undefined,
   })
   const ms = Date.now() - started
   const snapshotBytes = result.manifest.files.reduce((n, f) => n + fs.statSync(path.join(result.dir, f.file)).size, 0)
@@ -79,7 +75,6 @@ function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<N
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url)
     const args = ['--import', 'tsx', script, '--child', '--raw', rawDir, '--snapshots', snapshotsDir, '--date', date]
-    if (!values['prepare-serving']) args.push('--no-prepare-serving')
     const proc = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'info', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
     const steps: Step[] = []
     let stdout = ''

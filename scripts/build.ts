@@ -1,22 +1,20 @@
 /**
  * Nightly build CLI:
  * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--state DIR] [--keep N] [--backfill N]
- * [--lookups DIR] [--rebuild] [--prune-raw] [--no-prepare-serving]`.
+ * [--lookups DIR] [--rebuild] [--prune-raw]`.
  * Defaults: raw `raw`, snapshots `snapshots`, state `<snapshots>/state` (STATE_DIR), keep SNAPSHOT_KEEP or 7,
  * date = today (UTC), lookups `data/lookups`. The build reads the state of the day before and `<raw>/<date>/`
  * (raw days missed since the last build are replayed first); `--rebuild` folds every raw day from scratch, as does a
  * first build or a raw folder in the single-folder layout (the one-time import of history). `--prune-raw` deletes
  * the raw day folders before the date once the snapshot is published (they are folded into the state).
- * Before publishing, the new snapshot's serving caches (`<snapshots>/.serving/<snapshot>/`) are written, so the
- * server's first load of it is as fast as a restart; `--no-prepare-serving` skips that (machines where no server
- * reads the snapshots, e.g. analysts').
+ * Every build records its outcome in `<snapshots>/last-build.json` (pipeline/build-status.ts) for monitoring.
  * Exits 1 with the file, row and reason when the raw input is rejected, or the audit and sample rows when an audit
- * fails, or the reason when the serving caches cannot be prepared; `snapshots/current` is then untouched.
+ * fails; `snapshots/current` is then untouched.
  */
 import { parseArgs } from 'node:util'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../log/logger.ts'
-import { prepareServing } from '../server/snapshot/load.ts'
+import { recordBuild } from '../pipeline/build-status.ts'
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +27,6 @@ const { values } = parseArgs({
     keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
     backfill: { type: 'string', default: '0' },
     lookups: { type: 'string', default: 'data/lookups' },
-    'prepare-serving': { type: 'boolean', default: true },
   },
   allowNegative: true,
 })
@@ -49,7 +46,7 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date) || Number.isNaN(Date.parse(`${value
 }
 
 try {
-  const result = await buildSnapshot({
+  const result = await recordBuild(values.snapshots, values.date, () => buildSnapshot({
     rawDir: values.raw,
     snapshotsDir: values.snapshots,
     stateDir: values.state,
@@ -59,8 +56,7 @@ try {
     keep: positiveInt('keep', values.keep),
     backfillDays: positiveInt('backfill', values.backfill),
     lookupsDir: values.lookups,
-    prepareServing: values['prepare-serving'] ? prepareServing : undefined,
-  })
+  }))
   console.log(`published ${result.snapshotId} → ${result.dir}`)
 } catch (error) {
   const fields = error instanceof Error ? { ...error, message: error.message, name: error.name } : { error }

@@ -5,7 +5,7 @@
 import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
-import { startServer } from '../server/listen.ts'
+import { startServer } from '../server/main.ts'
 
 /** Serve until a stop signal; `services` defaults to the storage configured in the environment. */
 export async function serve(services?: AccessServices): Promise<void> {

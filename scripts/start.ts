@@ -9,7 +9,6 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
-import { prepareServing } from '../server/snapshot/load.ts'
 import { generateRaw } from './generate/index.ts'
 import type { ScaleName } from './generate/scales.ts'
 import { serve } from './serve.ts'
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
   }
   if (currentBuildDate() !== today) {
     log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
-    await buildSnapshot({ rawDir, snapshotsDir, date: today, prepareServing })
+    await buildSnapshot({ rawDir, snapshotsDir, date: today })
   } else {
     log.info('start.build_skipped', { reason: 'current snapshot is already today’s', date: today })
   }

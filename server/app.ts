@@ -1,30 +1,29 @@
 /**
- * The h3 app: every operation of the registry behind the request pipeline of `endpoint.ts`, plus `/openapi.json`
- * and `/healthz`.
+ * The h3 app: every operation of the registry under `/api/v1`, plus `/openapi.json` and `/healthz`.
+ *
+ * An operation's request goes through its route's middleware, in order: `pin` (request id, the snapshot it is
+ * answered from, method check), `admit` (key, quota, rate), `cache` (a hit answers; a miss runs the handler and
+ * stores its body), then the handler. Anything thrown on the way reaches the app's one `onError`, which answers
+ * the spec's error body (HTTP 200 unless real statuses are on); anything unexpected becomes `server_error`
+ * "Unexpected error…", logged with the request id.
  *
  * @example const app = createApp({ snapshots, access, cache, ...serverConfigFromEnv() }); listen(toNodeHandler(app))
  */
-import { H3 } from 'h3'
-import type { AccessControl, ResponseCache } from './access/index.ts'
-import { Endpoint, JSON_TYPE, requestIds } from './endpoint.ts'
-import { Doorkeeper } from './internal/doorkeeper.ts'
-import { asciiJson } from './internal/json_parts.ts'
-import { warmReport } from './internal/warm.ts'
+import { randomBytes } from 'node:crypto'
+import { H3, type H3Event, type HTTPError, type Middleware } from 'h3'
+import { log } from '../log/logger.ts'
+import type { AccessControl, Admission, ResponseCache } from './access/index.ts'
+import { cacheKey } from './access/cache-key.ts'
+import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
+import { asciiJson } from './json.ts'
 import type { LookupRecorder } from './lookups.ts'
-import { buildOpenApi } from './openapi.ts'
-import {
-  API_REFERENCE_BUNDLE_PATH,
-  API_REFERENCE_CSP,
-  API_REFERENCE_INIT_PATH,
-  API_REFERENCE_PATH,
-  apiReferenceBundle,
-  apiReferenceInit,
-  apiReferencePage,
-} from './pages/api-reference.ts'
-import { llmsFullTxt, llmsTxt, type OpenApiDocument } from './pages/llms-txt.ts'
-import { operationPath, type Operation } from './operation.ts'
-import { operations as registry } from './routes/index.ts'
+import { buildOpenApi } from './openapi/document.ts'
+import { operationPath, rateLimitBucket, type Operation } from './operations/define.ts'
+import { operations as registry } from './operations/index.ts'
 import type { SnapshotSource } from './snapshot/current.ts'
+import type { Snapshot } from './snapshot/types.ts'
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
 
 export interface AppOptions {
   snapshots: SnapshotSource
@@ -40,29 +39,30 @@ export interface AppOptions {
   operations?: Operation[]
 }
 
+/** What an operation's middleware leaves for the next steps, in `event.context.call`. */
+interface Call {
+  requestId: string
+  /** The snapshot this request started with, whatever is published meanwhile. */
+  snapshot: Snapshot
+  admission: Admission | null
+}
+
 export function createApp(options: AppOptions): H3 {
-  const app = new H3()
+  const app = new H3({ silent: true, onError: (error, event) => answerError(error, event, options.realStatus) })
   const operations = options.operations ?? registry
   const openapi = asciiJson(buildOpenApi(operations))
 
   app.get('/healthz', () => {
     const s = options.snapshots.current
     const memory = process.memoryUsage()
-    const warm = warmReport(s)
     return {
       ready: true,
       snapshot_id: s.id,
       snapshot_date: s.date,
       loaded_at: s.loadedAt.toISOString(),
       load_ms: s.loadMs,
-      // serving-cache files held in memory (SERVING_RESIDENT_MB); the others are read per request
-      resident_bytes: s.residentBytes,
-      // the pool of blocks read from the other ones (SERVING_BLOCK_CACHE_MB): blocks found in it and read from files
-      block_cache: options.snapshots.blockCache?.report() ?? null,
-      // the kept per-snapshot structures built ahead of requests (null: no warm-up)
-      warm: warm && { complete: warm.complete, ms: warm.ms, built: warm.built },
       rss_bytes: memory.rss,
-      // the JS heap, and the memory of typed arrays and Buffers (the snapshot's columns, cached bodies)
+      // the JS heap, and the memory of typed arrays and Buffers (the snapshot's columns)
       heap_used_bytes: memory.heapUsed,
       array_buffers_bytes: memory.arrayBuffers,
     }
@@ -72,41 +72,26 @@ export function createApp(options: AppOptions): H3 {
     return openapi
   })
 
-  const document = buildOpenApi(operations) as unknown as OpenApiDocument
-  app.get('/', (event) => {
-    event.res.status = 302
-    event.res.headers.set('location', API_REFERENCE_PATH)
-    return ''
-  })
-  app.get(API_REFERENCE_PATH, (event) => {
-    event.res.headers.set('content-type', 'text/html; charset=utf-8')
-    event.res.headers.set('content-security-policy', API_REFERENCE_CSP)
-    return apiReferencePage()
-  })
-  app.get(API_REFERENCE_BUNDLE_PATH, (event) => {
-    event.res.headers.set('content-type', 'text/javascript; charset=utf-8')
-    event.res.headers.set('cache-control', 'public, max-age=86400')
-    return apiReferenceBundle()
-  })
-  app.get(API_REFERENCE_INIT_PATH, (event) => {
-    event.res.headers.set('content-type', 'text/javascript; charset=utf-8')
-    return apiReferenceInit()
-  })
-  const llms = llmsTxt(document)
-  app.get('/llms.txt', (event) => {
-    event.res.headers.set('content-type', 'text/markdown; charset=utf-8')
-    return llms
-  })
-  app.get('/llms-full.txt', (event) => {
-    event.res.headers.set('content-type', 'text/markdown; charset=utf-8')
-    return llmsFullTxt(document, { exampleUsername: topUsername(options.snapshots.current) })
-  })
-
-  const nextRequestId = requestIds()
-  const doorkeeper = new Doorkeeper()
+  const pin = pinRequest(options)
   for (const operation of operations) {
-    const endpoint = new Endpoint(operation, options, nextRequestId, doorkeeper)
-    app.all(operationPath(operation), (event) => endpoint.handle(event))
+    const middleware = [pin, admit(options.access, rateLimitBucket(operation.name)), cache(operation, options)]
+    const lookup = options.lookups?.forOperation(operation)
+    app.all(
+      operationPath(operation),
+      (event) => {
+        const { snapshot, admission } = callOf(event)
+        const body = operation.handle({
+          query: event.url.searchParams,
+          snapshot,
+          now: new Date(),
+          profileBaseUrl: options.profileBaseUrl,
+          admission,
+        })
+        lookup?.(snapshot, event.url.searchParams)
+        return asciiJson(body)
+      },
+      { middleware },
+    )
   }
   // Not an operation of the API (outside the error contract): a plain 404 that names the path only, never the
   // query string, which may carry an `api_key`.
@@ -118,9 +103,99 @@ export function createApp(options: AppOptions): H3 {
   return app
 }
 
-/** The best-ranked tracked account's handle: a real example for the agents' docs. */
-function topUsername(snapshot: SnapshotSource['current']): string | undefined {
-  const { rank, username } = snapshot.accounts
-  const idx = rank.indexOf(1)
-  return idx === -1 ? undefined : username[idx]
+function callOf(event: H3Event): Call {
+  return event.context.call as Call
+}
+
+/** Request id and snapshot for the whole request, their headers, and the method check. */
+function pinRequest(options: AppOptions): Middleware {
+  const nextRequestId = requestIds()
+  return (event) => {
+    const snapshot = options.snapshots.current
+    const call: Call = { requestId: nextRequestId(), snapshot, admission: null }
+    event.context.call = call
+    const headers = event.res.headers
+    headers.set('content-type', JSON_TYPE)
+    headers.set('x-request-id', call.requestId)
+    headers.set('x-snapshot-id', snapshot.id)
+    headers.set('x-snapshot-date', snapshot.date)
+    if (event.req.method !== 'GET') {
+      throw new ApiError('method_not_allowed', 'Method not allowed', options.realStatus ? { allow: 'GET' } : {})
+    }
+  }
+}
+
+/** Key, quota and rate of the operation's bucket (none in the benchmark's no-access baseline). */
+function admit(access: AccessControl | undefined, bucket: string): Middleware {
+  return async (event) => {
+    if (!access) return
+    const admission = await access.admit({ headers: event.req.headers, query: event.url.searchParams }, bucket)
+    callOf(event).admission = admission
+    event.res.headers.set('ratelimit-policy', admission.headers['ratelimit-policy'])
+    event.res.headers.set('ratelimit', admission.headers.ratelimit)
+  }
+}
+
+/**
+ * The response cache of an operation: a hit is sent as stored, a miss is answered by the handler and its body
+ * stored. A cache outage degrades to uncached answers; the answer never waits for the cache write.
+ */
+function cache(operation: Operation, options: AppOptions): Middleware {
+  const ttl =
+    operation.cache === 'never'
+      ? 0
+      : operation.cache === 'followers_diff'
+        ? options.cacheTtlFollowersDiffSeconds
+        : options.cacheTtlSeconds
+  const store = options.cache
+  const lookup = options.lookups?.forOperation(operation)
+  return async (event, next) => {
+    if (!store || ttl === 0) return next()
+    const { requestId, snapshot } = callOf(event)
+    const key = cacheKey(operation.name, event.url.search, snapshot.id)
+    const cached = await store.get(key).catch((error) => cacheFailed('get', requestId, error))
+    event.res.headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
+    if (cached !== null) {
+      lookup?.(snapshot, event.url.searchParams)
+      return cached
+    }
+    const body = await next()
+    if (typeof body === 'string') store.set(key, body, ttl).catch((error) => cacheFailed('set', requestId, error))
+    return body
+  }
+}
+
+function cacheFailed(action: 'get' | 'set', requestId: string, error: unknown): null {
+  log.warn(`cache.${action}_failed`, { request_id: requestId, error: String(error) })
+  return null
+}
+
+/** The spec's error body, with the error's headers and, when enabled, its real status, for anything thrown. */
+function answerError(error: HTTPError, event: H3Event, realStatus: boolean): string | undefined {
+  const call = event.context.call as Call | undefined
+  // h3's own errors outside an operation (a malformed URL) keep h3's answer
+  if (!call) return undefined
+  const thrown = error.cause
+  const apiError =
+    thrown instanceof ApiError ? thrown : new ApiError('server_error', `Unexpected error (request ${call.requestId})`)
+  if (!(thrown instanceof ApiError)) {
+    log.error('request.unexpected_error', {
+      request_id: call.requestId,
+      url: event.url.pathname + event.url.search,
+      error: thrown instanceof Error ? thrown.stack : String(thrown),
+    })
+  }
+  event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200
+  for (const [name, value] of Object.entries(apiError.headers)) event.res.headers.set(name, value)
+  return asciiJson(errorBody(apiError.code, apiError.message))
+}
+
+/**
+ * Request ids, short and unique per process: a random prefix and a counter.
+ * @example const next = requestIds(); next() // '9f2c41d0-1'
+ */
+export function requestIds(): () => string {
+  const prefix = randomBytes(4).toString('hex')
+  let counter = 0
+  return () => `${prefix}-${(++counter).toString(36)}`
 }

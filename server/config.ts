@@ -22,16 +22,6 @@ export interface ServerConfig {
   cacheTtlFollowersDiffSeconds: number
   /** How often the `current` pointer is checked for a new snapshot. */
   snapshotPollSeconds: number
-  /**
-   * `SERVING_RESIDENT_MB` (default 32): a serving-cache file of at most this size is read into memory when its
-   * snapshot loads and answers from there; bigger ones are read per request. 0 reads every one per request.
-   */
-  servingResidentBytes: number
-  /**
-   * `SERVING_BLOCK_CACHE_MB` (default 64): memory for the recently read 4 KiB blocks of the serving-cache files that
-   * are not held whole (`BlockCache`), shared by every snapshot the server loads. 0 reads each from the file.
-   */
-  servingBlockCacheBytes: number
   /** Where resolved account lookups are recorded (`DATA_DIR/lookups`, for top_researched); null = `LOOKUPS_RECORD=0`. */
   lookupsDir: string | null
 }
@@ -52,8 +42,6 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       FOLLOWERS_DIFF_MAX_TTL_SECONDS,
     ),
     snapshotPollSeconds: integer(env.SNAPSHOT_POLL_SECONDS, 5),
-    servingResidentBytes: integer(env.SERVING_RESIDENT_MB, 32) * 1024 * 1024,
-    servingBlockCacheBytes: integer(env.SERVING_BLOCK_CACHE_MB, 64) * 1024 * 1024,
     lookupsDir:
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
         ? null

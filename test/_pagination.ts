@@ -72,5 +72,9 @@ export function paginationCases(
     assert.is(past.size, 0)
     const far = await page({ size: 1, page: '99999999999999999999' })
     assert.equal([far.total, far.pages, far[key], far.size], [first.total, first.pages, [], 0])
+    // however many digits: a finite page number, past the end
+    const huge = await page({ size: 1, page: '9'.repeat(400) })
+    assert.equal([huge.total, huge.pages, huge[key], huge.size], [first.total, first.pages, [], 0])
+    assert.ok(Number.isSafeInteger(huge.page) && huge.page > first.pages, String(huge.page))
   })
 }

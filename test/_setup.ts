@@ -13,8 +13,8 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { createServices, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv, type ServerConfig } from '../server/config.ts'
-import { defineOperation, type Operation } from '../server/operation.ts'
-import { startServer, type RunningServer } from '../server/listen.ts'
+import { defineOperation, type Operation } from '../server/operations/define.ts'
+import { startServer, type RunningServer } from '../server/main.ts'
 import { tempDir } from './_fixtures.ts'
 
 export interface Response<T = any> {

@@ -4,9 +4,9 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApp } from '../server/app.ts'
 import type { ApiError } from '../server/errors.ts'
-import { resolveAccount } from '../server/rules/account.ts'
-import { rateLimitBucket } from '../server/operation.ts'
-import { operations } from '../server/routes/index.ts'
+import { resolveAccount } from '../server/params/account.ts'
+import { rateLimitBucket } from '../server/operations/define.ts'
+import { operations } from '../server/operations/index.ts'
 import { failingOperation, request, setup } from './_setup.ts'
 import { tempDir } from './_fixtures.ts'
 
@@ -56,12 +56,7 @@ Health('healthz :: reports the snapshot being served and its load time', async (
   assert.is(body.snapshot_id, manifest.snapshot_id)
   assert.is(body.snapshot_date, env.today)
   assert.type(body.load_ms, 'number')
-  // the tiny snapshot's serving caches read per request are all under the default SERVING_RESIDENT_MB
-  const serving = path.join(env.snapshotsDir, '.serving', path.basename(env.snapshotDir))
-  const servingBytes = fs.readdirSync(serving).reduce((sum, f) => sum + fs.statSync(path.join(serving, f)).size, 0)
-  assert.ok(body.resident_bytes > 0 && body.resident_bytes < servingBytes, String(body.resident_bytes))
-  // the pool of blocks (default SERVING_BLOCK_CACHE_MB) for the files read per request: none of them at this scale
-  assert.equal(body.block_cache, { bytes: 64 * 2 ** 20, blocks: 0, hits: 0, misses: 0 })
+  assert.is(new Date(body.loaded_at).toISOString(), body.loaded_at)
   for (const field of ['rss_bytes', 'heap_used_bytes', 'array_buffers_bytes']) assert.ok(body[field] > 0, field)
 })
 
@@ -156,13 +151,13 @@ Pipeline('real statuses :: API_REAL_STATUS=1 maps codes to 405 with Allow: GET, 
   }
 })
 
-Pipeline('cache :: a query is stored on its second miss, then served from the cache, whatever the credential and the parameter order', async () => {
+Pipeline('cache :: a query is stored on its first miss, then served from the cache, whatever the credential and the parameter order', async () => {
   const env = await setup()
   const params = { size: 3, page: 2, probe: `core-${process.pid}-${Date.now()}` }
   const first = await env.get('get_categories', params)
   assert.is(first.headers.get('x-cache'), 'MISS')
   const second = await env.get('get_categories', params, { via: 'bearer' })
-  assert.is(second.headers.get('x-cache'), 'MISS', 'a query asked once is not stored (the doorkeeper)')
+  assert.is(second.headers.get('x-cache'), 'HIT', 'another credential: the same entry')
   const reordered = { probe: params.probe, page: params.page, size: params.size }
   const third = await env.get('get_categories', reordered, { via: 'query' })
   assert.is(third.headers.get('x-cache'), 'HIT', 'parameters in another order, the key in the query: the same entry')
@@ -221,7 +216,7 @@ Accounts('reuse :: a resolution is reused for the same query only where both mod
 
 const Reload = suite('snapshot reload')
 
-Reload('reload :: a new current snapshot is warmed, then switched in; a broken one is logged and the old one keeps serving', async () => {
+Reload('reload :: a new current snapshot is loaded, then switched in; a broken one is logged and the old one keeps serving', async () => {
   const env = await setup()
   const dir = tempDir('api-reload')
   const copy = (id: string) => {
@@ -240,23 +235,21 @@ Reload('reload :: a new current snapshot is warmed, then switched in; a broken o
   try {
     const health = async () => (await request(server.url, env.key, '/healthz')).body.snapshot_id
     assert.is(await health(), `${env.today}_first`)
-    // a body cached from the first snapshot (stored on the second miss, a hit from the third request)
-    for (const expected of ['MISS', 'MISS', 'HIT']) {
+    // a body cached from the first snapshot
+    for (const expected of ['MISS', 'HIT']) {
       const cached = await request(server.url, env.key, 'get_categories')
       assert.equal([cached.headers.get('x-cache'), cached.headers.get('x-snapshot-id')], [expected, `${env.today}_first`])
     }
     point(copy(`${env.today}_second`))
     assert.is(await server.snapshots.refresh(), true)
     assert.is(await health(), `${env.today}_second`)
-    // warmed before it served its first request
-    assert.is((await request(server.url, env.key, '/healthz')).body.warm.complete, true)
-    // a new snapshot never answers from bodies cached for the old one: its own entry is stored on its second miss
-    for (const expected of ['MISS', 'MISS', 'HIT']) {
+    // a new snapshot never answers from bodies cached for the old one
+    for (const expected of ['MISS', 'HIT']) {
       const res = await request(server.url, env.key, 'get_categories')
       assert.equal([res.headers.get('x-cache'), res.headers.get('x-snapshot-id')], [expected, `${env.today}_second`])
     }
     const broken = copy(`${env.today}_broken`)
-    fs.rmSync(path.join(broken, 'accounts.parquet'))
+    fs.rmSync(path.join(broken, 'serving', 'accounts.platform_score.bin'))
     point(broken)
     assert.is(await server.snapshots.refresh(), false)
     assert.is(await health(), `${env.today}_second`)

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { PLACEHOLDER_PROFILE_IMAGE_URL } from '../server/routes/friendship_history_following.ts'
+import { PLACEHOLDER_PROFILE_IMAGE_URL } from '../server/operations/friendship-history-following.ts'
 import { accountResolutionCases, type Picked } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { paginationCases } from './_pagination.ts'

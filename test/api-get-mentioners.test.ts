@@ -4,9 +4,6 @@ import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { paginationCases } from './_pagination.ts'
 import { setup } from './_setup.ts'
-import { INDEX_FROM_ROWS } from '../server/internal/author_index.ts'
-import { type MentionersQuery, indexedPage, scannedPage, usesIndex } from '../server/internal/mentioners.ts'
-import { firstInOrder } from '../server/internal/first_in_order.ts'
 
 const Mentioners = suite('get_mentioners')
 const OP = 'get_mentioners'
@@ -257,102 +254,30 @@ Mentioners('target :: a friend-only target has empty tags and categories', async
   await assertMatchesOpenApi(OP, res)
 })
 
-/** The served snapshot and the account_idx of the busy account (the tiny snapshot's most mentioned target). */
+/** The busy account (the tiny snapshot's most mentioned target) and the time of its oldest mention. */
 async function busyTarget() {
   const { server } = await setup()
   const { a } = await pickAccounts()
   const snapshot = server.snapshots.current
   const target = snapshot.accounts.platformId.indexOf(a.id)
   const { offsets, epochSeconds } = snapshot.mentions
-  const [newestMs, oldestMs] = [offsets[target], offsets[target + 1] - 1].map((r) => epochSeconds[r] * 1000)
-  return { snapshot, a, target, rows: offsets[target + 1] - offsets[target], newestMs, oldestMs }
+  return { a, oldestMs: epochSeconds[offsets[target + 1] - 1] * 1000 }
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-Mentioners('index :: the busy account’s rolling windows and the month to today are answered from the kept index', async () => {
-  const { snapshot, target, rows } = await busyTarget()
-  assert.ok(rows >= INDEX_FROM_ROWS, `the busy account needs ≥ ${INDEX_FROM_ROWS} mention rows (has ${rows})`)
-  // so the SQL-checked cases above go through the index (not always days=1: the tiny data runs to the end of today,
-  // and before midday today's rows after the request time can outnumber the last 24 hours' rows)
-  const now = Date.now()
-  for (const days of [7, 30]) assert.ok(usesIndex(snapshot.mentions, target, now - days * DAY_MS, now), `days ${days}`)
-  const month = await monthRange()
-  assert.ok(usesIndex(snapshot.mentions, target, ...range(month.date_from, month.date_to)))
-})
-
-Mentioners('index :: a range with more mentions after it than in it is scanned, and matches SQL', async () => {
+Mentioners('range :: the first week of the busy account’s mentions, with more mentions after it than in it, matches SQL', async () => {
   const { get } = await setup()
-  const { snapshot, a, target, oldestMs } = await busyTarget()
+  const { a, oldestMs } = await busyTarget()
   const date_from = utcDay(oldestMs)
   const date_to = utcDay(oldestMs + 6 * DAY_MS)
   const [start, end] = range(date_from, date_to)
-  assert.not.ok(usesIndex(snapshot.mentions, target, start, end))
   const rows = await expected(a.id, start, end)
   assert.ok(rows.length > 3, 'the first week of the busy account’s mentions needs mentioners')
   for (const [size, page] of [[100, 1], [2, 2]]) {
     const res = await get(OP, { platform_id: a.id, date_from, date_to, size, page })
     assert.is(res.body.total, rows.length)
     assert.equal(res.body.mentioners, rows.slice((page - 1) * size, page * size))
-  }
-})
-
-Mentioners('index :: for every target, window, order, direction, filter and page, the index answers as the scan', async () => {
-  const { query } = await setup()
-  const { snapshot } = await busyTarget()
-  const [{ tag_id, category_id }] = await query(`
-    SELECT (SELECT tag_id FROM account_tags GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS tag_id,
-           (SELECT category_id FROM account_categories GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS category_id`)
-  const shapes: Pick<MentionersQuery, 'tagId' | 'categoryId' | 'request'>[] = [
-    { tagId: null, categoryId: null, request: { page: 1, size: 10 } },
-    { tagId: null, categoryId: null, request: { page: 2, size: 3 } },
-    { tagId: null, categoryId: null, request: { page: 1, size: 100 } },
-    { tagId: null, categoryId: null, request: { page: 40, size: 100 } },
-    { tagId: tag_id, categoryId: null, request: { page: 1, size: 10 } },
-    { tagId: null, categoryId: category_id, request: { page: 2, size: 3 } },
-    { tagId: tag_id, categoryId: category_id, request: { page: 1, size: 100 } },
-  ]
-  const { offsets, epochSeconds } = snapshot.mentions
-  const seen = { cases: 0, nonEmpty: 0, deeper: 0, cutAtEnd: 0 }
-  for (let target = 0; target < snapshot.accounts.count; target++) {
-    if (offsets[target + 1] === offsets[target]) continue
-    const newestMs = epochSeconds[offsets[target]] * 1000
-    const middleMs = epochSeconds[(offsets[target] + offsets[target + 1]) >> 1] * 1000
-    // windows ending after every mention, at or just before the newest one, in the middle; starting anywhere
-    for (const endMs of [Date.now(), newestMs, newestMs - 1, middleMs, middleMs + 999]) {
-      for (const startMs of [0, endMs - 30 * DAY_MS, endMs - 7 * DAY_MS, endMs - DAY_MS, middleMs, middleMs + 1, endMs]) {
-        for (const by of ['score', 'followers'] as const) {
-          for (const ascending of [false, true]) {
-            for (const shape of shapes) {
-              const q: MentionersQuery = { startMs, endMs, by, ascending, ...shape }
-              const scanned = scannedPage(snapshot, target, q)
-              const indexed = indexedPage(snapshot, target, q)
-              if (JSON.stringify(indexed) !== JSON.stringify(scanned)) {
-                assert.equal(indexed, scanned, `target ${target} ${JSON.stringify(q)}`)
-              }
-              seen.cases++
-              if (scanned.authors.length > 0) seen.nonEmpty++
-              if (scanned.authors.length > 1 && shape.request.page > 1) seen.deeper++
-              if (scanned.total > 0 && endMs < newestMs) seen.cutAtEnd++
-            }
-          }
-        }
-      }
-    }
-  }
-  assert.ok(seen.cases > 100_000 && seen.nonEmpty > seen.cases / 10 && seen.deeper > 1000 && seen.cutAtEnd > 1000, JSON.stringify(seen))
-})
-
-Mentioners('scan :: the partial sort keeps the first items of a full sort, heap or not', () => {
-  let seed = 7
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
-  for (const n of [0, 1, 5, 41, 200, 1000]) {
-    const values = Array.from({ length: n }, () => Math.floor(random() * 50))
-    const order = (x: number, y: number) => values[y] - values[x] || x - y
-    const all = [...values.keys()].sort(order)
-    for (const count of [0, 1, 3, 10, 60, n, n + 5]) {
-      assert.equal(firstInOrder([...values.keys()].reverse(), count, order), all.slice(0, Math.max(0, count)), `n ${n} count ${count}`)
-    }
   }
 })
 

@@ -3,7 +3,6 @@ import * as assert from 'uvu/assert'
 import { accountResolutionCases, pickAccounts } from './_account.ts'
 import { assertMatchesOpenApi } from './_openapi.ts'
 import { setup } from './_setup.ts'
-import { indexedWindows, scannedWindows, usesIndex } from '../server/internal/smart_mention_windows.ts'
 
 const Smart = suite('get_smart_mentions')
 const OP = 'get_smart_mentions'
@@ -56,42 +55,6 @@ Smart('authors :: only smart authors count: every mention by a non-smart author 
   assert.ok(row.other > 0, 'the busy account needs mentions by non-smart authors too')
   const { res, expected } = await answer({ platform_id: a.id }, a.id)
   assert.ok(expected.some((windows) => JSON.stringify(windows) === JSON.stringify(res.body.windows)))
-})
-
-Smart('index :: the busy accounts’ windows at the request time are answered from the kept index', async () => {
-  const { server } = await setup()
-  const { a, b } = await pickAccounts()
-  const snapshot = server.snapshots.current
-  // so the SQL-checked cases above go through the index
-  for (const { id } of [a, b]) assert.ok(usesIndex(snapshot, snapshot.accounts.platformId.indexOf(id), Date.now()), id)
-})
-
-Smart('index :: for every target and end, before, at and after its rows, the index answers as the scan', async () => {
-  const { server } = await setup()
-  const snapshot = server.snapshots.current
-  const { offsets, epochSeconds } = snapshot.smartMentions
-  const DAY_MS = 86_400_000
-  const seen = { cases: 0, nonEmpty: 0, cutAtEnd: 0, partial: 0 }
-  for (let target = 0; target < snapshot.accounts.count; target++) {
-    if (offsets[target + 1] === offsets[target]) continue
-    const [newestMs, middleMs, oldestMs] = [offsets[target], (offsets[target] + offsets[target + 1]) >> 1, offsets[target + 1] - 1].map(
-      (r) => epochSeconds[r] * 1000,
-    )
-    // ends after every row, at or just before the newest, around the middle one, a window's length after the
-    // oldest, and before every row
-    const ends = [Date.now(), newestMs, newestMs - 1, middleMs, middleMs - 1, middleMs + 999, oldestMs + DAY_MS, oldestMs + 7 * DAY_MS, oldestMs - 1]
-    for (const endMs of ends) {
-      const scanned = scannedWindows(snapshot, target, endMs)
-      const indexed = indexedWindows(snapshot, target, endMs)
-      if (JSON.stringify(indexed) !== JSON.stringify(scanned)) assert.equal(indexed, scanned, `target ${target} end ${endMs}`)
-      seen.cases++
-      const [one, , thirty] = scanned
-      if (thirty.authors > 0) seen.nonEmpty++
-      if (thirty.authors > 0 && endMs < newestMs) seen.cutAtEnd++
-      if (one.authors > 0 && one.authors < thirty.authors) seen.partial++
-    }
-  }
-  assert.ok(seen.cases > 1000 && seen.nonEmpty > seen.cases / 2 && seen.cutAtEnd > 100 && seen.partial > 100, JSON.stringify(seen))
 })
 
 Smart('none :: an account no smart author mentioned has three zero windows', async () => {

@@ -94,9 +94,8 @@ Tags('alias :: its own rate-limit bucket', async () => {
 Tags('alias :: its own cache entries', async () => {
   const { get } = await setup()
   const params = { size: 4, page: 3, probe: `${process.pid}-${Date.now()}` }
-  // each stored on its second miss (the doorkeeper), then served from its own entry
+  // each stored on its first miss, then served from its own entry
   for (const name of ['get_tags_list', 'get_tags']) {
-    assert.is((await get(name, params)).headers.get('x-cache'), 'MISS', name)
     assert.is((await get(name, params)).headers.get('x-cache'), 'MISS', name)
     assert.is((await get(name, params)).headers.get('x-cache'), 'HIT', name)
   }

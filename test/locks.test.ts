@@ -1,10 +1,10 @@
-/** The operator's lock files (`server/access/internal/locks.ts`): one holder at a time; a dead holder's lock is taken over. */
+/** The operator's lock files (`server/access/stores/locks.ts`): one holder at a time; a dead holder's lock is taken over. */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
-import { LOCK_STALE_MS, withFileLock } from '../server/access/internal/locks.ts'
+import { LOCK_STALE_MS, withFileLock } from '../server/access/stores/locks.ts'
 import { tempDir } from './_fixtures.ts'
 
 const test = suite('locks')

@@ -30,7 +30,7 @@ Faults('killed in write_parquet :: the next build removes the .tmp-* folder it l
   assert.not.ok(fs.existsSync(left))
 })
 
-Faults('killed in prepare_serving :: complete-looking unpublished folders are removed and never count toward keep', async () => {
+Faults('killed before publishing :: complete-looking unpublished folders are removed and never count toward keep', async () => {
   const snapshots = tempDir('faults-keep')
   const rawDir = await raw()
   const first = await buildSnapshot({ rawDir, snapshotsDir: snapshots, date: '2026-11-21', keep: 2 })

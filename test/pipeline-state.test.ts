@@ -106,12 +106,17 @@ State('killed :: a build killed after committing its day and before publishing l
   const snapshots = tempDir('state-killed')
   const before = await nights(raw, snapshots, DAYS.slice(0, 3))
   const date = DAYS[3]
+  // killed the moment the build logs that the state's day is committed, before the folder is renamed and published
   const code = `
     import { buildSnapshot } from ${JSON.stringify(path.join(here, '..', 'pipeline', 'build.ts'))}
-    await buildSnapshot({ rawDir: ${JSON.stringify(raw)}, snapshotsDir: ${JSON.stringify(snapshots)}, date: '${date}',
-      prepareServing: async () => process.kill(process.pid, 'SIGKILL') })`
+    const write = process.stderr.write.bind(process.stderr)
+    process.stderr.write = (chunk, ...rest) => {
+      if (String(chunk).includes('"step":"commit_state"')) process.kill(process.pid, 'SIGKILL')
+      return write(chunk, ...rest)
+    }
+    await buildSnapshot({ rawDir: ${JSON.stringify(raw)}, snapshotsDir: ${JSON.stringify(snapshots)}, date: '${date}' })`
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'error' },
+    encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' },
   })
   assert.is(child.signal, 'SIGKILL', child.stderr)
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)

@@ -1,5 +1,5 @@
 import { fingerprint, generateApiKey, hashApiKey } from './api-keys.ts'
-import type { Backend } from './backends/interface.ts'
+import type { Backend } from './stores/interface.ts'
 import { DEFAULT_PLAN, parseRate, resolvePlan } from './plans.ts'
 import type { AccountRecord, AccountRecords, KeyRecord } from './records.ts'
 import type { AccessAdmin, Account, KeyInfo } from './types.ts'

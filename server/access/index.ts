@@ -3,7 +3,7 @@
  * cache, on unstorage (embedded by default, Redis to scale out). See docs/access.md.
  */
 export type * from './types.ts'
-export { rawHeaderReader, readApiKey, type KeySource } from './credentials.ts'
+export { readApiKey, type KeySource } from './credentials.ts'
 export { createServices, storageConfigFromEnv } from './services.ts'
 export { AccessAdminError } from './admin.ts'
 export { parseRate, QUOTA_WINDOW_MS, rateUnit } from './plans.ts'

@@ -1,5 +1,4 @@
 import type { Storage } from 'unstorage'
-import type { MaybePromise } from '../internal/maybe_promise.ts'
 import type { Plan } from './types.ts'
 
 /** A key as stored: its SHA-256 hash, never the key. */
@@ -20,16 +19,6 @@ export interface AccountRecord {
 }
 
 /**
- * An account record as this process holds it, trusted until `until` (epoch ms). An entry is never changed but
- * retired (`until` = 0) when this process saves or re-reads its account, so whoever keeps an entry knows, by
- * checking `until`, that its record is still the current one.
- */
-export interface AccountEntry {
-  readonly record: AccountRecord
-  until: number
-}
-
-/**
  * How long this process trusts an account record it has read. Changes made in this process apply at once; changes
  * made by another process (the operator CLI, another instance) apply within this time.
  */
@@ -39,34 +28,29 @@ const accountItem = (userId: number) => `access:accounts:${userId}`
 const keyItem = (hash: string) => `access:keys:${hash}`
 
 /**
- * Accounts and the key index on unstorage, with a short-lived in-process copy so a request rarely waits on storage:
- * what this process knows is returned at once, the rest is read (a promise). Requests that need the same record
- * while it is being read share that one read: an account's copy expiring under load costs one storage read, not one
- * per request in flight.
+ * Accounts and the key index on unstorage, with a short-lived in-process copy so most requests do not wait on
+ * storage. Requests that need the same record while it is being read share that one read.
  */
 export class AccountRecords {
   /** A key's account never changes (revocation lives on the account), so found entries are kept for good. */
   private readonly accountOfKey = new Map<string, number>()
-  private readonly accounts = new Map<number, AccountEntry>()
+  private readonly accounts = new Map<number, { record: AccountRecord; until: number }>()
   private readonly readingKeys = new Map<string, Promise<number | null>>()
-  private readonly readingAccounts = new Map<number, Promise<AccountEntry | null>>()
+  private readonly readingAccounts = new Map<number, Promise<AccountRecord | null>>()
 
   constructor(private readonly storage: Storage) {}
 
-  userIdOfKey(hash: string): MaybePromise<number | null> {
+  async userIdOfKey(hash: string): Promise<number | null> {
     return this.accountOfKey.get(hash) ?? this.readUserIdOfKey(hash)
   }
 
-  /** The account's current entry: the one held while it is trusted, else read again. */
-  account(userId: number): MaybePromise<AccountEntry | null> {
+  /** The account's record: the copy held while it is trusted, else read again. */
+  async account(userId: number): Promise<AccountRecord | null> {
     const held = this.accounts.get(userId)
-    return held && held.until > Date.now() ? held : this.readAccount(userId)
+    return held && held.until > Date.now() ? held.record : this.readAccount(userId)
   }
 
-  /**
-   * Fresh from storage, for changes: the operator must never edit a stale copy, nor the record of a held entry
-   * (entries never change; `save` holds the changed record as a new one).
-   */
+  /** Fresh from storage, for changes: the operator must never edit a stale copy. */
   accountForUpdate(userId: number): Promise<AccountRecord | null> {
     return this.readRecord(userId)
   }
@@ -90,14 +74,15 @@ export class AccountRecords {
     })
   }
 
-  private readAccount(userId: number): Promise<AccountEntry | null> {
+  private readAccount(userId: number): Promise<AccountRecord | null> {
     return singleFlight(this.readingAccounts, userId, async () => {
       const record = await this.readRecord(userId)
       if (!record) {
-        this.retire(userId)
+        this.accounts.delete(userId)
         return null
       }
-      return this.hold(record)
+      this.hold(record)
+      return record
     })
   }
 
@@ -105,18 +90,8 @@ export class AccountRecords {
     return checked(await this.storage.getItem<unknown>(accountItem(userId)), accountItem(userId), isAccountRecord)
   }
 
-  /** Hold `record` as its account's current entry, retiring the one it replaces. */
-  private hold(record: AccountRecord): AccountEntry {
-    this.retire(record.userId)
-    const entry = { record, until: Date.now() + ACCOUNT_CACHE_MS }
-    this.accounts.set(record.userId, entry)
-    return entry
-  }
-
-  private retire(userId: number): void {
-    const held = this.accounts.get(userId)
-    if (held) held.until = 0
-    this.accounts.delete(userId)
+  private hold(record: AccountRecord): void {
+    this.accounts.set(record.userId, { record, until: Date.now() + ACCOUNT_CACHE_MS })
   }
 
   async userIds(): Promise<number[]> {

@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { createAccessAdmin } from './admin.ts'
 import { createAccessControl } from './admission.ts'
-import { openEmbeddedBackend } from './backends/embedded.ts'
-import { openRedisBackend } from './backends/redis.ts'
+import { openEmbeddedBackend } from './stores/embedded.ts'
+import { openRedisBackend } from './stores/redis.ts'
 import { AccountRecords } from './records.ts'
 import type { AccessServices, StorageConfig } from './types.ts'
 

@@ -1,5 +1,3 @@
-import type { MaybePromise } from '../internal/maybe_promise.ts'
-
 /**
  * The access layer's contract with the server and the operator CLI: authenticate a key, count the monthly quota and
  * the per-bucket rate, cache response bodies, and administer accounts, plans and keys.
@@ -38,17 +36,16 @@ export interface AccessControl {
   /**
    * Authenticate the key, count the monthly quota and the bucket's rate, atomically. Throws `ApiError` with
    * api_key_missing | api_key_invalid | api_key_revoked | api_access_deactivated | quota_exceeded | rate_limited
-   * (the last two carry `Retry-After` in seconds ≥ 1 next to the rate-limit headers). Answers (or throws) at once
-   * when the account record and the counters are in this process (the embedded store), else returns a promise.
+   * (the last two carry `Retry-After` in seconds ≥ 1 next to the rate-limit headers).
    * @example const admission = await access.admit({ headers, query }, 'api-get-alpha')
    */
-  admit(credentials: Credentials, bucket: string): MaybePromise<Admission>
+  admit(credentials: Credentials, bucket: string): Promise<Admission>
 }
 
-/** Success bodies (UTF-8 JSON) under a key, each with its own expiry; at once when the cache is in this process. */
+/** Success bodies (JSON text) under a key, each with its own expiry. */
 export interface ResponseCache {
-  get(key: string): MaybePromise<Buffer | null>
-  set(key: string, body: Buffer, ttlSeconds: number): MaybePromise<void>
+  get(key: string): Promise<string | null>
+  set(key: string, body: string, ttlSeconds: number): Promise<void>
 }
 
 /** A plan: the monthly quota and the rate string (`<total>/<second|minute|hour|day>`, unknown unit → minute). */

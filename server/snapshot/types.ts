@@ -1,16 +1,14 @@
 /**
- * The in-memory serving structures of one snapshot (docs/snapshot.md), loaded once by `loadSnapshot` and never
- * mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
+ * The serving structures of one snapshot (docs/snapshot.md), loaded once by `loadSnapshot` from the snapshot's
+ * serving columns and never mutated. Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency:
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
- * The big per-row arrays use the narrowest type that holds their values (memory: 2 GiB at the large scale):
- * days Uint16 (until 2149), counters Uint32. The big, rarely read columns (daily series, per-position follower
- * columns, tweet texts, account descriptions and images) stay on disk in the snapshot's sidecars (sidecar.ts):
- * `DiskColumn`s and `TextColumn`s, read by row range once per request or when a row's JSON is first made.
+ * The big per-row arrays use the narrowest type that holds their values (memory at the large scale): days Uint16
+ * (until 2149), counters Uint32. Long texts (descriptions, profile images, tweet texts) are UTF-8 bytes per column
+ * (`Texts`), decoded when a row is rendered. The biggest columns a request reads only a few rows of (the daily
+ * series, `subscribed_at`, tweet texts) stay on disk (`DiskColumn`), read by row range per request.
  */
-import type { HandleIndex } from '../internal/handle_index.ts'
-import type { IdIndex } from '../internal/id_index.ts'
-import type { DiskColumn, TextColumn } from './sidecar.ts'
+import type { DiskColumn, Texts } from './serving-files.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -21,18 +19,16 @@ export interface Adjacency {
 export interface Accounts {
   count: number
   platformId: string[]
-  /** The same ids as numbers, ascending (= account_idx order). */
+  /** The same ids as numbers, ascending (= account_idx order: an id is found by binary search). */
   numericId: BigUint64Array
-  /** account_idx by id (a hash table over `numericId`). */
-  byId: IdIndex
   username: string[]
   /** null for friend-only records */
   slug: (string | null)[]
   name: (string | null)[]
-  /** On disk, read when a row's JSON is first made ('' for none: `at` never answers null). */
-  description: TextColumn
-  /** On disk; null for none. */
-  profileImage: TextColumn
+  /** '' for none: `at` never answers null. */
+  description: Texts
+  /** null for none. */
+  profileImage: Texts
   blueVerified: Uint8Array
   isTracked: Uint8Array
   isMonitored: Uint8Array
@@ -44,6 +40,12 @@ export interface Accounts {
   smartFollowersCount: Int32Array
   /** 1 = highest score among tracked accounts; 0 for friend-only records (rank NULL). */
   rank: Int32Array
+  /** The tracked accounts by score and by follower count, descending (ties by account_idx). */
+  byScore: Int32Array
+  byFollowers: Int32Array
+  /** Each account's place in `byScore` / `byFollowers` (-1 for friend-only records). */
+  scorePlace: Int32Array
+  followersPlace: Int32Array
 }
 
 /** previous_usernames.parquet grouped by account: old handles, oldest change first. */
@@ -70,31 +72,21 @@ export interface Tag extends Reference {
 /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
 export interface SmartFollowers extends Adjacency {
   followerIdx: Int32Array
+  /** `subscribed_at`, epoch milliseconds (on disk). */
+  subscribedAtMs: DiskColumn<'f64'>
   /**
-   * `subscribed_at` (epoch ms) on disk, stored once per order at that order's positions: `subscribedAtMs[by]` holds
-   * position p of target t at `offsets[t] + p` (for `score` that is row p itself), so a page in any order reads one
-   * range of positions.
+   * The other two orders (follower count desc, subscription desc): the row at position p of target t is
+   * `byFollowers[offsets[t] + p]` (for `score`, the position is the row).
    */
-  subscribedAtMs: Record<'score' | 'followers' | 'subscribed_at', DiskColumn<'f64'>>
+  byFollowers: Int32Array
+  bySubscribed: Int32Array
   /**
-   * Each row's follower on disk, read as one range per target (get_followers_score_sum with filters): its score,
-   * its category ids 0..31 and tag ids 0..31 / 32..62 as bit masks; bit 31 of `tagsHigh` (`OTHER_LABELS`) marks a
-   * follower with any other id, checked on its labels instead.
+   * Each row's follower, on disk (read as one range per target by get_followers_score_sum): its score and its label
+   * ids as bit masks, categories 0..30 and tags 0..31 / 32..62; bit 31 of `categories` and of `tagsHigh`
+   * (`OTHER_LABELS`) marks a follower with an id outside them, checked on its labels instead.
    */
-  followerLabels: {
-    score: DiskColumn<'f64'>
-    categories: DiskColumn<'u32'>
-    tagsLow: DiskColumn<'u32'>
-    tagsHigh: DiskColumn<'u32'>
-  }
-  /**
-   * The follower (account_idx) at each position of the other two orders, on disk like `subscribedAtMs`:
-   * `followerIdxBy.followers` holds position p of target t (follower count desc) at `offsets[t] + p`; for `score`
-   * the position is the row, so `followerIdx` answers.
-   */
-  followerIdxBy: Record<'followers' | 'subscribed_at', DiskColumn<'i32'>>
-  /** Per target: the sum of its smart followers' platform scores (the unfiltered `followers_score_sum`). */
-  scoreSum: Float64Array
+  followerScore: DiskColumn<'f64'>
+  followerLabels: { categories: DiskColumn<'u32'>; tagsLow: DiskColumn<'u32'>; tagsHigh: DiskColumn<'u32'> }
 }
 
 /** categorized_followers_count.parquet grouped by target, rows in list order. */
@@ -104,7 +96,7 @@ export interface CategorizedCounts extends Adjacency {
   cnt: Uint32Array
 }
 
-/** followers_count_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
+/** followers_count_history.parquet grouped by account, newest day first (on disk: `offsets` in memory). */
 export interface FollowersCountHistory extends Adjacency {
   day: DiskColumn<'u16'>
   followersCount: DiskColumn<'u32'>
@@ -169,8 +161,8 @@ export interface Tweets {
   /** -1 when the author is in neither table */
   authorIdx: Int32Array
   createdAtMs: Float64Array
-  /** On disk, read when a mention's JSON is first made; null when the text is NULL. */
-  text: TextColumn
+  /** On disk; null when the text is NULL. */
+  text: Texts
   favorites: Uint32Array
   retweets: Uint32Array
   replies: Uint32Array
@@ -181,9 +173,13 @@ export interface Tweets {
 export interface Mentions extends Adjacency {
   tweetIdx: Int32Array
   epochSeconds: Uint32Array
+  /** The tweet's author (-1 when in neither account table). */
+  authorIdx: Int32Array
+  /** The row of the target's next newer mention by the same author, -1 for none (unknown authors count as one). */
+  newerSameAuthor: Int32Array
 }
 
-/** score_history.parquet grouped by account, newest day first (rows on disk: `offsets` in memory). */
+/** score_history.parquet grouped by account, newest day first (on disk: `offsets` in memory). */
 export interface ScoreHistory extends Adjacency {
   day: DiskColumn<'u16'>
   platformScore: DiskColumn<'f64'>
@@ -211,14 +207,12 @@ export interface Snapshot {
   dir: string
   loadedAt: Date
   loadMs: number
-  /** Bytes of serving-cache files held in memory (`SERVING_RESIDENT_MB`, see `openSidecar`). */
-  residentBytes: number
   accounts: Accounts
   /**
    * lower-case handle → account_idx: a current username, else a slug, else a previous username (the most recent
    * owner of that handle); a tracked account wins a username or slug shared with a friend-only record
    */
-  byHandle: HandleIndex
+  byHandle: Map<string, number>
   previousUsernames: PreviousUsernames
   categories: Reference[]
   categoryById: Map<number, Reference>

@@ -1,0 +1,291 @@
+/**
+ * The serving columns of a snapshot (docs/snapshot.md, "serving/"): the marts the API answers from, as plain arrays
+ * the server reads as they are, with no decoding. Written into the snapshot's temp folder after its Parquet files,
+ * before the folder is published; never changed afterwards.
+ *
+ * Layout of `serving/`:
+ * - `columns.json`: `{ format: 1, columns: { <name>: { type, length } } }`; `type` is one of u8, i16, u16, i32, u32,
+ *   f64, u64.
+ * - `<name>.bin` per column: `length` values of `type`, little-endian, back to back.
+ * - Rows of a table follow its Parquet file's order. A table grouped by an owner (`account_idx`, `target_idx`,
+ *   `source_idx`) has `<table>.offsets` (i32, owners + 1 values): the owner o's rows are offsets[o] .. offsets[o+1]-1.
+ * - A text column is three columns: `<name>.offsets` (f64, rows + 1: the UTF-8 bytes of row i are offsets[i] ..
+ *   offsets[i+1]-1 of `<name>.utf8`, u8) and, when it can be NULL, `<name>.null` (u8, 1 for NULL).
+ * - `reference.json`: the small tables (categories, tag categories, tags, previous usernames, the smart-follows
+ *   lists, the top-researched lists) as JSON.
+ *
+ * @example await writeServingColumns(conn, '/snapshots/.tmp-2026-11-22_010203-abcdef')
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
+import { log } from '../log/logger.ts'
+
+/** The column types of `columns.json` and their arrays (the server reads them with these too). */
+export const SERVING_ARRAYS = {
+  u8: Uint8Array,
+  i16: Int16Array,
+  u16: Uint16Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  f64: Float64Array,
+  u64: BigUint64Array,
+}
+export type ColumnType = keyof typeof SERVING_ARRAYS
+/** Any typed array of the column types (DuckDB's views included). */
+type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
+
+/** The typed-array view DuckDB gives on a fixed-width vector (INTEGER, DOUBLE or UBIGINT; DuckDB's memory: copied). */
+const items = (vector: DuckDBVector) => (vector as unknown as { items: Int32Array | Float64Array | BigUint64Array }).items
+
+/** The columns of one `serving/` folder, each appended chunk by chunk to its file. */
+class ServingWriter {
+  readonly columns: Record<string, { type: ColumnType; length: number }> = {}
+
+  constructor(readonly dir: string) {
+    fs.mkdirSync(dir)
+  }
+
+  /** Append `values` (converted to `type`) to column `name`. */
+  append(name: string, type: ColumnType, values: AnyArray): void {
+    const array = new SERVING_ARRAYS[type](values.length)
+    ;(array as Int32Array).set(values as Int32Array)
+    this.appendBytes(name, type, array)
+  }
+
+  appendBytes(name: string, type: ColumnType, array: AnyArray): void {
+    const column = (this.columns[name] ??= { type, length: 0 })
+    if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
+    fs.appendFileSync(path.join(this.dir, `${name}.bin`), new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+    column.length += array.length
+  }
+
+  finish(reference: unknown): void {
+    fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
+    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: 1, columns: this.columns }, null, 2) + '\n')
+  }
+}
+
+/** Fixed-width columns of a file in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
+async function writeColumns(
+  conn: DuckDBConnection,
+  out: ServingWriter,
+  source: string,
+  columns: Record<string, [ColumnType, string]>,
+  order = '',
+): Promise<void> {
+  const entries = Object.entries(columns)
+  const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
+  }
+}
+
+/** `<table>.offsets` of a file grouped by `owner` (sorted ascending in the file), `owners` + 1 values. */
+async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, source: string, owner: string, owners: number): Promise<Int32Array> {
+  const offsets = new Int32Array(owners + 1)
+  const counts = (await conn.runAndReadAll(`SELECT ${owner}::INTEGER, count(*)::INTEGER FROM ${source} GROUP BY 1`)).getRows()
+  for (const [o, n] of counts) offsets[(o as number) + 1] = n as number
+  for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
+  out.appendBytes(`${table}.offsets`, 'i32', offsets)
+  return offsets
+}
+
+/** Rows per aggregated text group: one blob per group instead of one value per row. */
+const TEXT_GROUP_ROWS = 16_384
+
+/** A text column (see the layout above) of `expression` in the order of `dense` (a 0..N-1 row number). */
+async function writeText(conn: DuckDBConnection, out: ServingWriter, name: string, source: string, expression: string, dense: string, nullable: boolean): Promise<void> {
+  let total = 0
+  out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
+  const result = await conn.stream(
+    `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
+            encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),
+            list((${expression} IS NULL)::INTEGER ORDER BY ${dense})
+     FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`,
+  )
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const lengths = chunk.getColumnVector(0) as DuckDBListVector
+    const joined = chunk.getColumnVector(1) as DuckDBBlobVector
+    const nulls = chunk.getColumnVector(2) as DuckDBListVector
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const start = lengths.getEntryOffset(i)
+      const count = lengths.getEntryLength(i)
+      const ends = new Float64Array(count)
+      const lengthItems = items(lengths.childVector) as Int32Array
+      for (let k = 0; k < count; k++) ends[k] = total += lengthItems[start + k]
+      out.appendBytes(`${name}.offsets`, 'f64', ends)
+      out.appendBytes(`${name}.utf8`, 'u8', joined.getItemBytes(i)!)
+      if (nullable) out.append(`${name}.null`, 'u8', items(nulls.childVector).subarray(start, start + count))
+    }
+  }
+  out.columns[`${name}.utf8`] ??= { type: 'u8', length: 0 }
+  if (nullable) out.columns[`${name}.null`] ??= { type: 'u8', length: 0 }
+}
+
+/**
+ * The rows of smart_followers (stored by score) in the other two orders: `<order>[offsets[t] + p]` is the row at
+ * position p of target t (the file gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
+ */
+async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, source: string, offsets: Int32Array): Promise<void> {
+  for (const [name, column] of [
+    ['smart_followers.by_followers', 'pos_by_followers'],
+    ['smart_followers.by_subscribed', 'pos_by_subscribed'],
+  ]) {
+    const order = new Int32Array(offsets[offsets.length - 1])
+    let row = 0
+    const result = await conn.stream(`SELECT target_idx::INTEGER, ${column}::INTEGER FROM ${source}`)
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const targets = items(chunk.getColumnVector(0)) as Int32Array
+      const positions = items(chunk.getColumnVector(1)) as Int32Array
+      for (let i = 0; i < chunk.rowCount; i++) order[offsets[targets[i]] + positions[i]] = row++
+    }
+    out.appendBytes(name, 'i32', order)
+  }
+}
+
+/** The serving columns of the snapshot whose Parquet files are in `dir`, into `dir/serving`. */
+export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
+  const started = Date.now()
+  const out = new ServingWriter(path.join(dir, 'serving'))
+  const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
+  const accounts = file('accounts.parquet')
+  const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${accounts}`)).getRows()[0][0] as number
+  const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
+
+  await writeColumns(conn, out, accounts, {
+    'accounts.numeric_id': ['u64', 'platform_id::UBIGINT'],
+    'accounts.blue_verified': ['u8', 'blue_verified::INTEGER'],
+    'accounts.is_tracked': ['u8', 'is_tracked::INTEGER'],
+    'accounts.is_monitored': ['u8', 'is_monitored::INTEGER'],
+    'accounts.is_smart': ['u8', 'is_smart::INTEGER'],
+    'accounts.platform_score': ['f64', 'platform_score::DOUBLE'],
+    'accounts.graph_score': ['f64', "coalesce(graph_score, 'NaN'::DOUBLE)::DOUBLE"],
+    'accounts.followers_count': ['f64', 'followers_count::DOUBLE'],
+    'accounts.smart_followers_count': ['i32', 'smart_followers_count::INTEGER'],
+    'accounts.rank': ['i32', 'coalesce(rank, 0)::INTEGER'],
+  }, 'ORDER BY account_idx')
+  // the tracked accounts by score and by follower count (descending, ties by id)
+  for (const [name, column] of [['by_score', 'platform_score'], ['by_followers', 'followers_count']]) {
+    await writeColumns(conn, out, `(SELECT account_idx FROM ${accounts} WHERE is_tracked ORDER BY ${column} DESC, account_idx)`, {
+      [`accounts.${name}`]: ['i32', 'account_idx::INTEGER'],
+    })
+  }
+  await writeText(conn, out, 'accounts.username', accounts, 'username', 'account_idx', false)
+  await writeText(conn, out, 'accounts.slug', accounts, 'slug', 'account_idx', true)
+  await writeText(conn, out, 'accounts.name', accounts, 'name', 'account_idx', true)
+  await writeText(conn, out, 'accounts.description', accounts, "coalesce(description, '')", 'account_idx', false)
+  await writeText(conn, out, 'accounts.profile_image', accounts, 'profile_image', 'account_idx', true)
+
+  for (const [table, id] of [['account_categories', 'category_id'], ['account_tags', 'tag_id']]) {
+    await writeOffsets(conn, out, table, file(`${table}.parquet`), 'account_idx', owners)
+    await writeColumns(conn, out, file(`${table}.parquet`), { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
+  }
+
+  // each account's label ids as bit masks: categories 0..30, tags 0..31 and 32..62; bit 31 of `categories` and of
+  // `tags_high` marks an account with an id outside those ranges
+  const masks = `(SELECT account_idx,
+       bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END) AS categories,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END) AS tags_low,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END) AS tags_high
+     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM ${file('account_categories.parquet')}
+           UNION ALL SELECT account_idx, tag_id, 't' FROM ${file('account_tags.parquet')})
+     GROUP BY account_idx)`
+  // a table's rows in file order, with columns computed over them (file_row_number: the row)
+  const inFileOrder = (table: string, columns: string, joins = '') =>
+    `(SELECT x.*, ${columns} FROM read_parquet('${path.join(dir, `${table}.parquet`).replaceAll("'", "''")}', file_row_number = true) x ${joins} ORDER BY x.file_row_number)`
+  const mentionRows = (table: string) =>
+    inFileOrder(table, `coalesce(lag(x.file_row_number) OVER (PARTITION BY x.target_idx, coalesce(x.author_idx, -1) ORDER BY x.file_row_number), -1) AS newer_same_author`)
+  const followerRows = inFileOrder('smart_followers', 'm.categories, m.tags_low, m.tags_high', `LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx`)
+
+  /** Tables grouped by an owner: the file's owner column and its columns. */
+  const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
+    [
+      'smart_followers',
+      'target_idx',
+      {
+        follower_idx: ['i32', 'follower_idx::INTEGER'],
+        subscribed_at_ms: ['f64', 'epoch_ms(subscribed_at)::DOUBLE'],
+        follower_score: ['f64', 'follower_score::DOUBLE'],
+        follower_categories: ['u32', 'coalesce(categories, 0)::DOUBLE'],
+        follower_tags_low: ['u32', 'coalesce(tags_low, 0)::DOUBLE'],
+        follower_tags_high: ['u32', 'coalesce(tags_high, 0)::DOUBLE'],
+      },
+    ],
+    ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
+    ['followers_count_history', 'account_idx', { day: ['u16', day('date')], followers_count: ['u32', 'followers_count::DOUBLE'] }],
+    ['score_history', 'account_idx', { day: ['u16', day('date')], platform_score: ['f64', 'platform_score::DOUBLE'], rank: ['i32', 'coalesce(rank, 0)::INTEGER'] }],
+    ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', day('event_date')] }],
+    [
+      'friendship_following',
+      'source_idx',
+      { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', day('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
+    ],
+    ...['mentions', 'smart_mentions'].map((table): [string, string, Record<string, [ColumnType, string]>] => [
+      table,
+      'target_idx',
+      {
+        tweet_idx: ['i32', 'tweet_idx::INTEGER'],
+        epoch_s: ['u32', 'epoch_s::DOUBLE'],
+        author_idx: ['i32', 'coalesce(author_idx, -1)::INTEGER'],
+        // the row of the target's next newer mention by the same author (-1: none; unknown authors count as one)
+        newer_same_author: ['i32', 'newer_same_author::INTEGER'],
+      },
+    ]),
+  ]
+  const sources: Record<string, string> = {
+    smart_followers: followerRows,
+    mentions: mentionRows('mentions'),
+    smart_mentions: mentionRows('smart_mentions'),
+  }
+  for (const [table, owner, columns] of grouped) {
+    const source = sources[table] ?? file(`${table}.parquet`)
+    const offsets = await writeOffsets(conn, out, table, source, owner, owners)
+    await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
+    if (table === 'smart_followers') await writeFollowerOrders(conn, out, source, offsets)
+  }
+
+  const tweets = file('tweets.parquet')
+  await writeColumns(conn, out, tweets, {
+    'tweets.tweet_id': ['u64', 'tweet_id::UBIGINT'],
+    'tweets.author_id': ['u64', 'author_id::UBIGINT'],
+    'tweets.author_idx': ['i32', 'coalesce(author_idx, -1)::INTEGER'],
+    'tweets.created_at_ms': ['f64', 'epoch_ms(created_at)::DOUBLE'],
+    'tweets.favorites': ['u32', 'favorites::DOUBLE'],
+    'tweets.retweets': ['u32', 'retweets::DOUBLE'],
+    'tweets.replies': ['u32', 'replies::DOUBLE'],
+    'tweets.views': ['u32', 'views::DOUBLE'],
+  }, 'ORDER BY tweet_idx')
+  await writeText(conn, out, 'tweets.text', tweets, 'text', 'tweet_idx', true)
+
+  // trending: every list's rows by (days, metric, rank)
+  await writeColumns(conn, out, file('trending.parquet'), {
+    'trending.days': ['i32', 'days::INTEGER'],
+    'trending.by_score': ['u8', "(metric = 'score')::INTEGER"],
+    'trending.account_idx': ['i32', 'account_idx::INTEGER'],
+    'trending.platform_score_diff': ['f64', 'platform_score_diff::DOUBLE'],
+    'trending.smart_followers_diff': ['i32', 'smart_followers_diff::INTEGER'],
+  }, 'ORDER BY days, metric, rank')
+
+  const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson()
+  out.finish({
+    categories: await rows(`SELECT category_id::INTEGER AS id, name FROM ${file('categories.parquet')} ORDER BY 1`),
+    tag_categories: await rows(`SELECT tag_category_id::INTEGER AS id, name FROM ${file('tag_categories.parquet')} ORDER BY 1`),
+    tags: await rows(`SELECT tag_id::INTEGER AS id, name, tag_category_id::INTEGER AS tag_category_id FROM ${file('tags.parquet')} ORDER BY 1`),
+    smart_follows: await rows(
+      `SELECT days::INTEGER AS days, bucket, pos_by_score::INTEGER AS pos_by_score, pos_by_followers::INTEGER AS pos_by_followers,
+              platform_id::VARCHAR AS platform_id, username, name, description, profile_url, profile_image, blue_verified,
+              platform_score::DOUBLE AS platform_score, platform_score_diff::DOUBLE AS platform_score_diff,
+              current_followers::DOUBLE AS current_followers, followers_diff::DOUBLE AS followers_diff,
+              total_alpha_followers::DOUBLE AS total_alpha_followers, new_alpha_followers::DOUBLE AS new_alpha_followers,
+              new_alpha_followers_diff::DOUBLE AS new_alpha_followers_diff, top_alpha_followers
+       FROM ${file('smart_follows.parquet')} ORDER BY days, bucket, rank_alpha`,
+    ),
+    // old handles in file order: by account, then change date and username
+    previous_usernames: await rows(
+      `SELECT account_idx::INTEGER AS account_idx, username, ${day('changed_at')} AS changed_day FROM ${file('previous_usernames.parquet')}`,
+    ),
+    top_researched: await rows(`SELECT days::INTEGER AS days, account_idx::INTEGER AS account_idx, lookups::DOUBLE AS lookups FROM ${file('top_researched.parquet')} ORDER BY days, rank`),
+  })
+  log.info('build.step', { step: 'serving_columns', layer: 'publish', rows: Object.keys(out.columns).length, ms: Date.now() - started })
+}

@@ -1,0 +1,34 @@
+/** GET /api/v1/followers_count_history — daily follower-count snapshots of an account, newest first. */
+import { defineOperation } from './define.ts'
+import { accountParameters, resolveAccount } from '../params/account.ts'
+import { utcDay } from '../params/dates.ts'
+import { dayRows } from '../queries/daily-series.ts'
+import { periodParameter, readPeriodDays } from '../params/period.ts'
+import { formatDay } from '../params/dates.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { date, envelope, integer, object } from '../openapi/schema.ts'
+
+export default defineOperation({
+  name: 'followers_count_history',
+  groups: ['Followers', 'History'],
+  summary: 'Daily follower-count snapshots within a period ending today (UTC); days without a scan are skipped.',
+  parameters: [
+    ...accountParameters('fallback'),
+    periodParameter,
+    ...pageParameters('followers_count_history'),
+  ],
+  response: envelope('followers_count', object({ date: date(), followers_count: integer() })),
+  cache: 'default',
+  handle({ query, snapshot, now }) {
+    const idx = resolveAccount(snapshot, query, 'fallback')
+    const history = snapshot.followersCountHistory
+    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const request = readPage(query, 'followers_count_history')
+    const total = day.length
+    const { start, end } = pageRange(request, total)
+    const counts = history.followersCount.read(first + start, first + end)
+    const rows = []
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: counts[i - start] })
+    return pagedBody(request, total, 'followers_count', rows)
+  },
+})

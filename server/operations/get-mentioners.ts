@@ -1,0 +1,122 @@
+/**
+ * GET /api/v1/get_mentioners — distinct tracked accounts that mentioned the target within a window (rolling `days`
+ * or an inclusive UTC date range), with the target's profile and the window echoed (key `mentioners`).
+ */
+import { mentionerPage } from '../queries/mentioners.ts'
+import { defineOperation } from './define.ts'
+import { prefixedLabels } from '../queries/profile.ts'
+import { accountParameters, resolveAccount } from '../params/account.ts'
+import { filterParameter, readFilterId } from '../params/filters.ts'
+import { pagedBody, pageParameters, readPage } from '../params/page.ts'
+import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
+import { mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
+import {
+  array,
+  boolean,
+  date,
+  envelope,
+  id,
+  integer,
+  nullable,
+  object,
+  prefixedCategory,
+  prefixedTag,
+  score,
+  string,
+} from '../openapi/schema.ts'
+import type { Snapshot } from '../snapshot/types.ts'
+
+/** Order of the values in the spec's failure message. */
+export const MENTIONERS_BY = ['score', 'followers'] as const
+
+const targetProfile = {
+  platform_id: id(),
+  username: string(),
+  name: nullable(string()),
+  description: string(),
+  followers_count: integer(),
+  profile_image: nullable(string()),
+  tags: array(prefixedTag()),
+  categories: array(prefixedCategory()),
+}
+
+const mentionerRow = object({
+  platform_id: id(),
+  username: string(),
+  name: nullable(string()),
+  profile_image: nullable(string()),
+  blue_verified: boolean(),
+  platform_score: score(),
+  followers_count: integer(),
+})
+
+export default defineOperation({
+  name: 'get_mentioners',
+  groups: ['Mentions'],
+  summary:
+    'Distinct tracked accounts that authored at least one stored tweet mentioning the target within the window; the target is never its own mentioner.',
+  parameters: [
+    ...accountParameters('fallback'),
+    ...mentionWindowParameters,
+    byParameter(MENTIONERS_BY, 'score', 'Sort column: mentioner score or follower count.'),
+    sortParameter,
+    filterParameter('tag_id', 'Keeps mentioners carrying this tag (AND with `category_id`).', 'ignore'),
+    filterParameter('category_id', 'Keeps mentioners carrying this category (AND with `tag_id`).', 'ignore'),
+    ...pageParameters('get_mentioners'),
+  ],
+  response: {
+    // the echo is `days` without a date range, `date_from` + `date_to` with one
+    oneOf: [
+      envelope('mentioners', mentionerRow, { ...targetProfile, days: integer({ enum: [1, 7, 30] }) }),
+      envelope('mentioners', mentionerRow, { ...targetProfile, date_from: date(), date_to: date() }),
+    ],
+  },
+  cache: 'default',
+  handle({ query, snapshot, now }) {
+    const target = resolveAccount(snapshot, query, 'fallback')
+    const window = readMentionWindow(query, now)
+    const request = readPage(query, 'get_mentioners')
+    const { total, authors } = mentionerPage(snapshot, target, {
+      startMs: window.startMs,
+      endMs: window.endMs,
+      by: readBy(query, MENTIONERS_BY, 'score'),
+      ascending: readAscending(query),
+      tagId: readFilterId(query, 'tag_id', 'ignore'),
+      categoryId: readFilterId(query, 'category_id', 'ignore'),
+      request,
+    })
+    return pagedBody(
+      request,
+      total,
+      'mentioners',
+      authors.map((idx) => mentioner(snapshot, idx)),
+      { ...targetOf(snapshot, target), ...window.echo },
+    )
+  },
+})
+
+/** The target's members after the page fields. */
+function targetOf(snapshot: Snapshot, target: number) {
+  const a = snapshot.accounts
+  return {
+    platform_id: a.platformId[target],
+    username: a.username[target],
+    name: a.name[target],
+    description: a.description.at(target),
+    followers_count: a.followersCount[target],
+    profile_image: a.profileImage.at(target),
+    ...prefixedLabels(snapshot, target),
+  }
+}
+
+function mentioner({ accounts: a }: Snapshot, m: number) {
+  return {
+    platform_id: a.platformId[m],
+    username: a.username[m],
+    name: a.name[m],
+    profile_image: a.profileImage.at(m),
+    blue_verified: a.blueVerified[m] === 1,
+    platform_score: a.platformScore[m],
+    followers_count: a.followersCount[m],
+  }
+}

@@ -1,0 +1,30 @@
+/** GET /api/v1/get_score_diff — score change over the trailing 7 and 30 days (UTC, as of the request). */
+import { defineOperation } from './define.ts'
+import { accountParameters, resolveAccount } from '../params/account.ts'
+import { formatDay, utcDay } from '../params/dates.ts'
+import { windowDiffs } from '../queries/daily-series.ts'
+import { date, nullable, number, object, string } from '../openapi/schema.ts'
+
+const windowSchema = object({
+  date: nullable(date()),
+  diff: number(),
+  diff_str: string({ pattern: '^([+-]\\d+\\.\\d{2}|0)$' }),
+})
+
+export default defineOperation({
+  name: 'get_score_diff',
+  groups: ['Scores', 'History'],
+  summary:
+    'Newest minus oldest stored score within the trailing 7 (`week`) and 30 (`month`) days ending today (UTC), to 2 decimals.',
+  parameters: accountParameters('fallback'),
+  response: object({ success: { const: true }, today: date(), week: windowSchema, month: windowSchema }),
+  // `today` is as fresh as get_followers_diff's
+  cache: 'followers_diff',
+  handle({ query, snapshot, now }) {
+    const idx = resolveAccount(snapshot, query, 'fallback')
+    const today = utcDay(now)
+    const history = snapshot.scoreHistory
+    const [week, month] = windowDiffs(history, history.platformScore, idx, today, [7, 30], 2)
+    return { success: true, today: formatDay(today), week, month }
+  },
+})

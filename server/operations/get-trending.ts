@@ -1,0 +1,100 @@
+/**
+ * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
+ * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
+ */
+import { profileHead } from '../queries/profile.ts'
+import { defineOperation } from './define.ts'
+import { filterParameter, readFilterId } from '../params/filters.ts'
+import { hasLabel } from '../queries/labels.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
+import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
+import type { Snapshot, TrendingList } from '../snapshot/types.ts'
+
+/** Order of the values in the failure message; `smart_followers` is the default. */
+export const TRENDING_BY = ['smart_followers', 'score'] as const
+
+/** The list is the 1000 largest growths that pass the filters. */
+export const TRENDING_CAP = 1000
+
+export default defineOperation({
+  name: 'get_trending',
+  groups: ['Lists'],
+  summary:
+    'Accounts with the largest positive growth of smart followers or score over the last 1, 7 or 30 days (at most 1000 rows after the filters).',
+  parameters: [
+    daysParameter('Window in days, ending on the snapshot date.', SMART_FOLLOWS_DAYS_MESSAGE),
+    byParameter(
+      TRENDING_BY,
+      'smart_followers',
+      'Case-sensitive. The growing metric: smart-follower count or score. Only accounts with a positive growth are listed.',
+    ),
+    { ...sortParameter, description: `${sortParameter.description} Descending = largest growth first; ascending reverses the same (capped) list.` },
+    filterParameter('category_id', 'Keeps accounts carrying this category (AND with `tag_id`).', 'ignore'),
+    filterParameter('tag_id', 'Keeps accounts carrying this tag (AND with `category_id`).', 'ignore'),
+    ...pageParameters('get_trending'),
+  ],
+  response: envelope(
+    'data',
+    object({
+      platform_id: id(),
+      username: string(),
+      name: nullable(string()),
+      description: string(),
+      profile_image: nullable(string()),
+      blue_verified: boolean(),
+      platform_score: score(),
+      platform_score_diff: number(),
+      smart_followers_count: integer({ minimum: 0 }),
+      smart_followers_diff: integer(),
+      followers_count: integer({ minimum: 0 }),
+    }),
+    { days: integer({ enum: [1, 7, 30] }), by: string({ enum: [...TRENDING_BY] }) },
+  ),
+  cache: 'default',
+  handle({ query, snapshot }) {
+    const days = readDays(query, SMART_FOLLOWS_DAYS_MESSAGE)
+    const by = readBy(query, TRENDING_BY, 'smart_followers')
+    const ascending = readAscending(query)
+    const categoryId = readFilterId(query, 'category_id', 'ignore')
+    const tagId = readFilterId(query, 'tag_id', 'ignore')
+    const request = readPage(query, 'get_trending')
+    const list = snapshot.trending.get(`${days}:${by}`)
+    const ranked = list ? list.accountIdx.length : 0
+    // rank positions of the kept rows, largest growth first (without filters, the first ones); ascending reads them
+    // backwards
+    let kept: number[] | null = null
+    if (categoryId !== null || tagId !== null) {
+      kept = []
+      for (let p = 0; p < ranked && kept.length < TRENDING_CAP; p++) {
+        const idx = list!.accountIdx[p]
+        if (categoryId !== null && !hasLabel(snapshot.accountCategories, idx, categoryId)) continue
+        if (tagId !== null && !hasLabel(snapshot.accountTags, idx, tagId)) continue
+        kept.push(p)
+      }
+    }
+    const total = kept ? kept.length : Math.min(ranked, TRENDING_CAP)
+    const { start, end } = pageRange(request, total)
+    const rows = []
+    for (let q = start; q < end; q++) {
+      const at = ascending ? total - 1 - q : q
+      rows.push(trendingItem(snapshot, list!, kept ? kept[at] : at))
+    }
+    return pagedBody(request, total, 'data', rows, { days, by })
+  },
+})
+
+function trendingItem(snapshot: Snapshot, list: TrendingList, p: number) {
+  const a = snapshot.accounts
+  const idx = list.accountIdx[p]
+  return {
+    ...profileHead(snapshot, idx),
+    blue_verified: a.blueVerified[idx] === 1,
+    platform_score: a.platformScore[idx],
+    platform_score_diff: list.platformScoreDiff[p],
+    smart_followers_count: a.smartFollowersCount[idx],
+    smart_followers_diff: list.smartFollowersDiff[p],
+    followers_count: a.followersCount[idx],
+  }
+}

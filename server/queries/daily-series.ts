@@ -1,0 +1,64 @@
+/**
+ * Daily series stored newest day first per account (follower counts, scores): the `period` window of the history
+ * operations and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time).
+ *
+ * @example const { first, day } = dayRows(snapshot.scoreHistory, idx, today, 30)
+ * @example const [week, month] = windowDiffs(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, today, [7, 30], 2)
+ */
+import type { DiskColumn } from '../snapshot/serving-files.ts'
+import type { Adjacency } from '../snapshot/types.ts'
+import { formatDay } from '../params/dates.ts'
+
+/** One value per (account, day), rows of an account newest day first. */
+export interface DailySeries extends Adjacency {
+  day: DiskColumn<'u16'>
+}
+
+/**
+ * The rows of account `idx` dated today or the previous `days - 1` days (any day after today skipped): rows
+ * `first..first + day.length - 1`, row `r` dated `day[r - first]`.
+ */
+export function dayRows(series: DailySeries, idx: number, today: number, days: number): { first: number; day: Uint16Array } {
+  const start = series.offsets[idx]
+  const stored = series.day.read(start, series.offsets[idx + 1])
+  let skip = 0
+  while (skip < stored.length && stored[skip] > today) skip++
+  const rest = stored.subarray(skip)
+  return { first: start + skip, day: rest.subarray(0, rowsSince(rest, today - days + 1)) }
+}
+
+/** How many leading days (newest first) are `oldest` or later. */
+function rowsSince(day: Uint16Array, oldest: number): number {
+  let n = 0
+  while (n < day.length && day[n] >= oldest) n++
+  return n
+}
+
+/**
+ * For each window of `windows` days (today and the previous N-1): the date of the oldest stored value, newest minus
+ * oldest rounded to `decimals` (0 with fewer than two values), and that difference signed (`+N`, `-N` or `0`, with
+ * `decimals` digits after the point).
+ */
+export function windowDiffs(
+  series: DailySeries,
+  values: DiskColumn<'u32' | 'f64'>,
+  idx: number,
+  today: number,
+  windows: number[],
+  decimals: number,
+) {
+  const { first, day } = dayRows(series, idx, today, Math.max(...windows))
+  const read = values.read(first, first + day.length)
+  const scale = 10 ** decimals
+  // every window's rows are leading rows of the widest one
+  return windows.map((days) => {
+    const n = rowsSince(day, today - days + 1)
+    // `+ 0` turns a rounded -0 into 0
+    const diff = n > 1 ? Math.round((Number(read[0]) - Number(read[n - 1])) * scale) / scale + 0 : 0
+    return {
+      date: n > 0 ? formatDay(day[n - 1]) : null,
+      diff,
+      diff_str: diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0',
+    }
+  })
+}

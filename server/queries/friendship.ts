@@ -1,0 +1,40 @@
+/**
+ * Parameters and filters shared by the two follow logs (friendshipHistory/followed and /following): the event
+ * `date`, and the `tag_ids` / `category_ids` lists matched against the other side of each event.
+ */
+import type { Parameter } from '../operations/define.ts'
+import { accountParameters } from '../params/account.ts'
+import { idListParameter, readIdList } from '../params/lists.ts'
+import { pageParameters } from '../params/page.ts'
+import { eventDayParameter, readEventDay } from '../params/windows.ts'
+import type { AccountLabels } from '../snapshot/types.ts'
+
+export interface FriendshipFilters {
+  /** Keep events of this day only (null: every day). */
+  day: number | null
+  /** null when absent, empty or ignored (a non-integer element). */
+  tagIds: number[] | null
+  categoryIds: number[] | null
+}
+
+export function readFriendshipFilters(query: URLSearchParams): FriendshipFilters {
+  return { day: readEventDay(query), tagIds: readIdList(query, 'tag_ids'), categoryIds: readIdList(query, 'category_ids') }
+}
+
+/** `side` names whose labels the lists match: the follower (followed log) or the followed account (following log). */
+export function friendshipParameters(side: string): Parameter[] {
+  return [
+    ...accountParameters('precedence'),
+    eventDayParameter,
+    idListParameter('tag_ids', `Keeps events whose ${side} carries at least one of these tags.`),
+    idListParameter('category_ids', `Keeps events whose ${side} carries at least one of these categories.`),
+    ...pageParameters('friendshipHistory'),
+  ]
+}
+
+/** How many of the account's labels are in `ids` (labels are unique per account, so repeated ids count once). */
+export function countMatchingLabels(labels: AccountLabels, idx: number, ids: readonly number[]): number {
+  let matches = 0
+  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (ids.includes(labels.ids[r])) matches++
+  return matches
+}

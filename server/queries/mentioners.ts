@@ -1,0 +1,84 @@
+/**
+ * The page of get_mentioners: distinct tracked authors of the target's mentions inside a window, ordered by score or
+ * follower count (descending, ties account_idx ascending; ascending is that order reversed), with optional tag and
+ * category filters, plus the total.
+ *
+ * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
+ *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
+ */
+import { hasLabel } from './labels.ts'
+import { rowsInWindow } from './mentions.ts'
+import { type PageRequest, pageRange } from '../params/page.ts'
+import type { Snapshot } from '../snapshot/types.ts'
+
+export type MentionersBy = 'score' | 'followers'
+
+export interface MentionersQuery {
+  /** Inclusive window bounds, epoch milliseconds. */
+  startMs: number
+  endMs: number
+  by: MentionersBy
+  ascending: boolean
+  tagId: number | null
+  categoryId: number | null
+  request: PageRequest
+}
+
+/** `total` mentioners in the window after the filters; `authors` = account_idx of the requested page, in order. */
+export interface MentionersPage {
+  total: number
+  authors: number[]
+}
+
+/**
+ * The page and total of `query`. An author is counted at its newest row in the window (the row whose next newer
+ * mention by the same author is outside it); the authors are ordered by their places in the snapshot's `byScore` /
+ * `byFollowers`, of which only the first `page × size` are kept (a window can hold 100,000 authors; a page is 10).
+ */
+export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
+  const { mentions, accounts: a } = snapshot
+  const { from, to } = rowsInWindow(mentions, target, query.startMs, query.endMs)
+  const place = query.by === 'score' ? a.scorePlace : a.followersPlace
+  const { page, size } = query.request
+  // ascending is the descending order reversed: the last places first
+  const first = new FirstInOrder(Math.min(page * size, to - from), query.ascending ? (x, y) => y - x : (x, y) => x - y)
+  let total = 0
+  for (let r = from; r < to; r++) {
+    if (mentions.newerSameAuthor[r] >= from) continue
+    const author = mentions.authorIdx[r]
+    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) {
+      first.add(place[author])
+      total++
+    }
+  }
+  const order = query.by === 'score' ? a.byScore : a.byFollowers
+  const { start, end } = pageRange(query.request, total)
+  return { total, authors: first.values.slice(start, end).map((p) => order[p]) }
+}
+
+/** The first `count` values added, in `order` (insertion into a short sorted list; most values are passed over). */
+class FirstInOrder {
+  readonly values: number[] = []
+
+  constructor(
+    private readonly count: number,
+    private readonly order: (x: number, y: number) => number,
+  ) {}
+
+  add(value: number): void {
+    const { values, order } = this
+    if (values.length === this.count && order(value, values[values.length - 1]) >= 0) return
+    let at = values.length
+    while (at > 0 && order(value, values[at - 1]) < 0) at--
+    values.splice(at, 0, value)
+    if (values.length > this.count) values.pop()
+  }
+}
+
+/** The author carries the tag and the category asked for (each when asked). */
+function passesFilters(snapshot: Snapshot, author: number, { tagId, categoryId }: MentionersQuery): boolean {
+  return (
+    (tagId === null || hasLabel(snapshot.accountTags, author, tagId)) &&
+    (categoryId === null || hasLabel(snapshot.accountCategories, author, categoryId))
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * Renderings shared by several responses: the two tag/category reference shapes of the spec and the fields that
+ * open an account's own profile.
+ *
+ * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
+ * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
+ */
+import type { AccountLabels, Reference, Snapshot } from '../snapshot/types.ts'
+
+function references(labels: AccountLabels, idx: number, byId: Map<number, Reference>): Reference[] {
+  const out: Reference[] = []
+  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) {
+    const ref = byId.get(labels.ids[r])
+    if (ref) out.push({ id: ref.id, name: ref.name })
+  }
+  return out
+}
+
+export const plainTags = (snapshot: Snapshot, idx: number) => references(snapshot.accountTags, idx, snapshot.tagById)
+
+export const plainCategories = (snapshot: Snapshot, idx: number) =>
+  references(snapshot.accountCategories, idx, snapshot.categoryById)
+
+const prefixedTags = (snapshot: Snapshot, idx: number) =>
+  plainTags(snapshot, idx).map((t) => ({ tag_id: t.id, tag_name: t.name }))
+
+const prefixedCategories = (snapshot: Snapshot, idx: number) =>
+  plainCategories(snapshot, idx).map((c) => ({ category_id: c.id, category_name: c.name }))
+
+/** `tags` and `categories` in the prefixed shape (they close the target's profile in several responses). */
+export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
+  tags: prefixedTags(snapshot, idx),
+  categories: prefixedCategories(snapshot, idx),
+})
+
+/** The fields that open an account's profile (get_platform_info, get_followers_score_sum, get_trending), in their order. */
+export function profileHead({ accounts: a }: Snapshot, idx: number) {
+  return {
+    platform_id: a.platformId[idx],
+    username: a.username[idx],
+    name: a.name[idx],
+    description: a.description.at(idx),
+    profile_image: a.profileImage.at(idx),
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Reading a snapshot's serving columns (`<snapshot>/serving/`, written by the build: pipeline/serving-columns.ts and
+ * docs/snapshot.md): a column is read whole into a typed array, or left on disk and read by row range when a request
+ * needs it (positioned reads; the OS page cache keeps what is read often). Nothing here writes.
+ *
+ * @example const files = openServingFiles(dir); files.array('accounts.rank', 'i32') // Int32Array
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { SERVING_ARRAYS as ARRAYS, type ColumnType } from '../../pipeline/serving-columns.ts'
+
+export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
+
+/** File descriptors of on-disk columns are closed once their column is unreachable (its snapshot replaced). */
+const descriptors = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined))
+
+/** A column on disk: `read(start, end)` gives rows start..end-1 as a new array of their own. */
+export class DiskColumn<T extends ColumnType> {
+  readonly #fd: number
+
+  constructor(
+    file: string,
+    private readonly type: T,
+    readonly length: number,
+  ) {
+    this.#fd = fs.openSync(file, 'r')
+    descriptors.register(this, this.#fd)
+  }
+
+  read(start: number, end: number): ArrayOf<T> {
+    if (!(0 <= start && start <= end && end <= this.length)) throw new RangeError(`rows ${start}..${end} outside 0..${this.length}`)
+    const array = new ARRAYS[this.type](end - start) as ArrayOf<T>
+    readFully(this.#fd, new Uint8Array(array.buffer), start * array.BYTES_PER_ELEMENT)
+    return array
+  }
+
+  at(row: number): ArrayOf<T>[number] {
+    return this.read(row, row + 1)[0]
+  }
+}
+
+/** Fill `into` from the file at byte `position` (a read may return fewer bytes than asked). */
+function readFully(fd: number, into: Uint8Array, position: number): void {
+  for (let done = 0; done < into.length; ) {
+    const read = fs.readSync(fd, into, done, into.length - done, position + done)
+    if (read === 0) throw new Error('serving column shorter than its columns.json length')
+    done += read
+  }
+}
+
+/**
+ * A text column: row i is the UTF-8 bytes offsets[i]..offsets[i+1]-1, decoded when a row is rendered. The bytes are
+ * in memory or on disk.
+ */
+export class Texts {
+  constructor(
+    private readonly offsets: Float64Array,
+    private readonly bytes: Buffer | DiskColumn<'u8'>,
+    /** 1 where the value is NULL; null when the column has none. */
+    private readonly isNull: Uint8Array | null,
+  ) {}
+
+  get length(): number {
+    return this.offsets.length - 1
+  }
+
+  at(row: number): string | null {
+    if (this.isNull?.[row]) return null
+    const start = this.offsets[row]
+    const end = this.offsets[row + 1]
+    if (this.bytes instanceof DiskColumn) return Buffer.from(this.bytes.read(start, end).buffer).toString('utf8')
+    return this.bytes.toString('utf8', start, end)
+  }
+}
+
+interface ColumnsFile {
+  format: number
+  columns: Record<string, { type: ColumnType; length: number }>
+}
+
+export interface ServingFiles {
+  /** Column `name` read whole. */
+  array<T extends ColumnType>(name: string, type: T): ArrayOf<T>
+  /** Column `name` left on disk. */
+  disk<T extends ColumnType>(name: string, type: T): DiskColumn<T>
+  /** Text column `name`, its bytes in memory or left on disk. */
+  texts(name: string, where: 'memory' | 'disk'): Texts
+  /** Every value of text column `name` as a string (null for NULL). */
+  strings(name: string): (string | null)[]
+  /** The small tables (`reference.json`). */
+  reference: Record<string, Record<string, unknown>[]>
+}
+
+export function openServingFiles(snapshotDir: string): ServingFiles {
+  const dir = path.join(snapshotDir, 'serving')
+  const { format, columns } = JSON.parse(fs.readFileSync(path.join(dir, 'columns.json'), 'utf8')) as ColumnsFile
+  if (format !== 1) throw new Error(`${dir}: serving columns of format ${format}, this server reads format 1`)
+  const column = (name: string, type: ColumnType) => {
+    const found = columns[name]
+    if (!found || found.type !== type) throw new Error(`${dir}: no ${type} column ${name}`)
+    return { file: path.join(dir, `${name}.bin`), length: found.length }
+  }
+  const array = <T extends ColumnType>(name: string, type: T): ArrayOf<T> => {
+    const { file, length } = column(name, type)
+    const values = new ARRAYS[type](length) as ArrayOf<T>
+    if (length === 0) return values
+    const fd = fs.openSync(file, 'r')
+    try {
+      readFully(fd, new Uint8Array(values.buffer), 0)
+    } finally {
+      fs.closeSync(fd)
+    }
+    return values
+  }
+  const disk = <T extends ColumnType>(name: string, type: T): DiskColumn<T> => {
+    const { file, length } = column(name, type)
+    return new DiskColumn(file, type, length)
+  }
+  const texts = (name: string, where: 'memory' | 'disk') => {
+    const bytes = where === 'memory' ? Buffer.from(array(`${name}.utf8`, 'u8').buffer) : disk(`${name}.utf8`, 'u8')
+    return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
+  }
+  const strings = (name: string) => {
+    const values = texts(name, 'memory')
+    const out = new Array<string | null>(values.length)
+    for (let i = 0; i < out.length; i++) out[i] = values.at(i)
+    return out
+  }
+  const reference = JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8'))
+  return { array, disk, texts, strings, reference }
+}
