@@ -17,9 +17,12 @@ import { cacheKey } from './access/cache-key.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
 import { asciiJson } from './json.ts'
 import type { LookupRecorder } from './lookups.ts'
+import type { Metrics } from './metrics.ts'
 import { buildOpenApi } from './openapi/document.ts'
 import { operationPath, rateLimitBucket, type Operation } from './operations/define.ts'
 import { operations as registry } from './operations/index.ts'
+import type { OpenApiDocument } from './pages/llms-txt.ts'
+import { addPages } from './pages/routes.ts'
 import type { SnapshotSource } from './snapshot/current.ts'
 import type { Snapshot } from './snapshot/types.ts'
 
@@ -37,20 +40,35 @@ export interface AppOptions {
   cacheTtlSeconds: number
   cacheTtlFollowersDiffSeconds: number
   operations?: Operation[]
+  /** Request, cache and refusal counts for `/metrics`; absent = not counted. */
+  metrics?: Metrics
+  /** Serve `/metrics` on the API's own port (false when it has a listener of its own, or is off). */
+  metricsRoute?: boolean
 }
 
 /** What an operation's middleware leaves for the next steps, in `event.context.call`. */
 interface Call {
   requestId: string
+  /** The operation's name, for the metrics (`performance.now()` at arrival in `started`). */
+  operation: string
+  started: number
+  /** `ok`, or the error code the request was answered with. */
+  outcome: string
   /** The snapshot this request started with, whatever is published meanwhile. */
   snapshot: Snapshot
   admission: Admission | null
 }
 
 export function createApp(options: AppOptions): H3 {
-  const app = new H3({ silent: true, onError: (error, event) => answerError(error, event, options.realStatus) })
+  const { metrics } = options
+  const app = new H3({
+    silent: true,
+    onError: (error, event) => answerError(error, event, options.realStatus),
+    onResponse: metrics && ((_response, event) => countRequest(metrics, event)),
+  })
   const operations = options.operations ?? registry
-  const openapi = asciiJson(buildOpenApi(operations))
+  const document = buildOpenApi(operations)
+  const openapi = asciiJson(document)
 
   app.get('/healthz', () => {
     const s = options.snapshots.current
@@ -72,9 +90,15 @@ export function createApp(options: AppOptions): H3 {
     return openapi
   })
 
-  const pin = pinRequest(options)
+  addPages(app, document as unknown as OpenApiDocument, () => options.snapshots.current)
+  if (metrics && options.metricsRoute) app.get('/metrics', (event) => metricsBody(metrics, event))
+
   for (const operation of operations) {
-    const middleware = [pin, admit(options.access, rateLimitBucket(operation.name)), cache(operation, options)]
+    const middleware = [
+      pinRequest(operation, options),
+      admit(options.access, rateLimitBucket(operation.name)),
+      cache(operation, options),
+    ]
     const lookup = options.lookups?.forOperation(operation)
     app.all(
       operationPath(operation),
@@ -107,12 +131,20 @@ function callOf(event: H3Event): Call {
   return event.context.call as Call
 }
 
+const nextRequestId = requestIds()
+
 /** Request id and snapshot for the whole request, their headers, and the method check. */
-function pinRequest(options: AppOptions): Middleware {
-  const nextRequestId = requestIds()
+function pinRequest(operation: Operation, options: AppOptions): Middleware {
   return (event) => {
     const snapshot = options.snapshots.current
-    const call: Call = { requestId: nextRequestId(), snapshot, admission: null }
+    const call: Call = {
+      requestId: nextRequestId(),
+      operation: operation.name,
+      started: performance.now(),
+      outcome: 'ok',
+      snapshot,
+      admission: null,
+    }
     event.context.call = call
     const headers = event.res.headers
     headers.set('content-type', JSON_TYPE)
@@ -155,6 +187,7 @@ function cache(operation: Operation, options: AppOptions): Middleware {
     const key = cacheKey(operation.name, event.url.search, snapshot.id)
     const cached = await store.get(key).catch((error) => cacheFailed('get', requestId, error))
     event.res.headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
+    options.metrics?.cache(operation.name, cached !== null)
     if (cached !== null) {
       lookup?.(snapshot, event.url.searchParams)
       return cached
@@ -185,9 +218,22 @@ function answerError(error: HTTPError, event: H3Event, realStatus: boolean): str
       error: thrown instanceof Error ? thrown.stack : String(thrown),
     })
   }
+  call.outcome = apiError.code
   event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200
   for (const [name, value] of Object.entries(apiError.headers)) event.res.headers.set(name, value)
   return asciiJson(errorBody(apiError.code, apiError.message))
+}
+
+/** An API request's outcome and time, once its response is made (pages and `/metrics` itself are not counted). */
+function countRequest(metrics: Metrics, event: H3Event): void {
+  const call = event.context.call as Call | undefined
+  if (call) metrics.request(call.operation, call.outcome, (performance.now() - call.started) / 1000)
+}
+
+/** The Prometheus text of every metric. */
+export async function metricsBody(metrics: Metrics, event: H3Event): Promise<string> {
+  event.res.headers.set('content-type', metrics.registry.contentType)
+  return metrics.registry.metrics()
 }
 
 /**

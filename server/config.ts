@@ -24,6 +24,11 @@ export interface ServerConfig {
   snapshotPollSeconds: number
   /** Where resolved account lookups are recorded (`DATA_DIR/lookups`, for top_researched); null = `LOOKUPS_RECORD=0`. */
   lookupsDir: string | null
+  /**
+   * Prometheus metrics: `app` serves `/metrics` on the API's port (the default), `listener` on its own
+   * `METRICS_HOST:METRICS_PORT` (keep it off the public interface), `off` with `METRICS=0`.
+   */
+  metricsAt: { mode: 'app' | 'listener' | 'off'; host: string; port: number }
 }
 
 /** Upper bound the spec puts on the staleness of `get_followers_diff.today`. */
@@ -46,6 +51,11 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
         ? null
         : path.join(storageConfigFromEnv(env).dataDir, 'lookups'),
+    metricsAt: {
+      mode: env.METRICS === '0' || env.METRICS === 'false' ? 'off' : env.METRICS_PORT ? 'listener' : 'app',
+      host: env.METRICS_HOST || '127.0.0.1',
+      port: integer(env.METRICS_PORT, 9464),
+    },
   }
 }
 

@@ -5,13 +5,14 @@
  * @example const server = await startServer(serverConfigFromEnv()); server.url // 'http://127.0.0.1:3000/'
  */
 import type { Server } from 'node:http'
-import { toNodeHandler } from 'h3'
+import { H3, toNodeHandler } from 'h3'
 import { listen } from 'listhen'
 import { log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
-import { createApp } from './app.ts'
+import { createApp, metricsBody } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { LookupRecorder } from './lookups.ts'
+import { createMetrics, type Metrics } from './metrics.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
 
 export interface RunningServer {
@@ -29,13 +30,24 @@ export async function startServer(config: ServerConfig, services: AccessServices
   const snapshots = await CurrentSnapshot.open(config.snapshotsDir)
   const stopWatching = snapshots.watch(config.snapshotPollSeconds)
   const lookups = config.lookupsDir === null ? undefined : new LookupRecorder(config.lookupsDir)
-  const app = createApp({ ...config, snapshots, access: services?.access, cache: services?.cache, lookups })
+  const metrics =
+    config.metricsAt.mode === 'off' ? undefined : createMetrics({ snapshot: () => snapshots.current, snapshotsDir: config.snapshotsDir })
+  const app = createApp({
+    ...config,
+    snapshots,
+    access: services?.access,
+    cache: services?.cache,
+    lookups,
+    metrics,
+    metricsRoute: config.metricsAt.mode === 'app',
+  })
   const listener = await listen(toNodeHandler(app), {
     port: config.port,
     hostname: config.host,
     showURL: false,
     autoClose: false,
   })
+  const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config) : null
   log.info('server.ready', {
     url: listener.url,
     snapshot_id: snapshots.current.id,
@@ -43,6 +55,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     real_status: config.realStatus,
     access: services ? 'on' : 'off',
     lookups_dir: config.lookupsDir,
+    metrics: metricsListener ? metricsListener.url : config.metricsAt.mode,
   })
   return {
     url: listener.url,
@@ -51,7 +64,19 @@ export async function startServer(config: ServerConfig, services: AccessServices
     async close() {
       stopWatching()
       await listener.close()
+      await metricsListener?.close()
       await lookups?.close()
     },
   }
+}
+
+/** `/metrics` alone on its own host and port (`METRICS_HOST`, `METRICS_PORT`). */
+function listenMetrics(metrics: Metrics, config: ServerConfig) {
+  const app = new H3().get('/metrics', (event) => metricsBody(metrics, event))
+  return listen(toNodeHandler(app), {
+    port: config.metricsAt.port,
+    hostname: config.metricsAt.host,
+    showURL: false,
+    autoClose: false,
+  })
 }

@@ -52,7 +52,7 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
     }
     assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
     assert.is(health!.snapshot_date, new Date().toISOString().slice(0, 10))
-    assert.ok(fs.existsSync(path.join(home, 'raw', 'accounts.parquet')), 'raw data generated')
+    assert.ok(fs.existsSync(path.join(home, 'raw', new Date().toISOString().slice(0, 10), 'accounts.parquet')), 'raw data generated (a folder per day)')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'current', 'manifest.json')), 'snapshot published')
 
     const keys = stdout.match(/\bask_[A-Za-z0-9_-]{43}\b/g) ?? []

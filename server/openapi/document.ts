@@ -27,7 +27,8 @@ export function buildOpenApi(operations: Operation[]) {
     paths[operationPath(operation)] = {
       get: {
         operationId: operation.name.replace('/', '_'),
-        summary: operation.summary,
+        summary: operation.name,
+        description: operation.summary,
         tags: operation.groups,
         ...(operation.deprecated ? { deprecated: true } : {}),
         parameters: operation.parameters.map((p) => ({
@@ -61,6 +62,7 @@ export function buildOpenApi(operations: Operation[]) {
     info: {
       title: 'Account Scoring API',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Read-only JSON API about crypto-focused accounts: platform scores, smart followers, mentions, follow history and ranked lists, recalculated daily.',
     },

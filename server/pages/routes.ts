@@ -1,0 +1,56 @@
+/**
+ * The pages for people and agents, none of which needs a key: `/` (leads to the reference), `/docs` (the
+ * interactive reference and its two scripts), `/llms.txt` and `/llms-full.txt`.
+ *
+ * @example addPages(app, buildOpenApi(operations), () => snapshots.current)
+ */
+import type { H3, H3Event } from 'h3'
+import type { Snapshot } from '../snapshot/types.ts'
+import {
+  API_REFERENCE_BUNDLE_PATH,
+  API_REFERENCE_CSP,
+  API_REFERENCE_INIT_PATH,
+  API_REFERENCE_PATH,
+  apiReferenceBundle,
+  apiReferenceInit,
+  apiReferencePage,
+} from './api-reference.ts'
+import { llmsFullTxt, llmsTxt, type OpenApiDocument } from './llms-txt.ts'
+
+const HTML = 'text/html; charset=utf-8'
+const JAVASCRIPT = 'text/javascript; charset=utf-8'
+const MARKDOWN = 'text/markdown; charset=utf-8'
+
+function typed<T>(event: H3Event, type: string, body: T): T {
+  event.res.headers.set('content-type', type)
+  return body
+}
+
+export function addPages(app: H3, document: OpenApiDocument, current: () => Snapshot): void {
+  const index = llmsTxt(document)
+  app.get('/', (event) => {
+    event.res.status = 302
+    event.res.headers.set('location', API_REFERENCE_PATH)
+    return ''
+  })
+  app.get(API_REFERENCE_PATH, (event) => {
+    event.res.headers.set('content-security-policy', API_REFERENCE_CSP)
+    return typed(event, HTML, apiReferencePage())
+  })
+  app.get(API_REFERENCE_BUNDLE_PATH, (event) => {
+    event.res.headers.set('cache-control', 'public, max-age=86400')
+    return typed(event, JAVASCRIPT, apiReferenceBundle())
+  })
+  app.get(API_REFERENCE_INIT_PATH, (event) => typed(event, JAVASCRIPT, apiReferenceInit()))
+  app.get('/llms.txt', (event) => typed(event, MARKDOWN, index))
+  app.get('/llms-full.txt', (event) =>
+    typed(event, MARKDOWN, llmsFullTxt(document, { exampleUsername: topUsername(current()) })),
+  )
+}
+
+/** The best-ranked tracked account's handle: a real example for the agents' text. */
+function topUsername(snapshot: Snapshot): string | undefined {
+  const { rank, username } = snapshot.accounts
+  const idx = rank.indexOf(1)
+  return idx === -1 ? undefined : username[idx]
+}
