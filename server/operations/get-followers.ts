@@ -10,6 +10,20 @@ import { byParameter, readAscending, readBy, sortParameter } from '../params/sor
 import type { Snapshot } from '../snapshot/types.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
 
+/** A smart follower's row (also `get_platform_top_followers`'s). */
+export const FOLLOWER_ROW = object({
+  platform_id: id(),
+  username: string(),
+  name: string(),
+  description: string(),
+  platform_score: score(),
+  followers_count: integer(),
+  profile_image: nullable(string()),
+  tags: array(plainReference()),
+  categories: array(plainReference()),
+  subscribed_at: string({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' }),
+})
+
 /** Order of the values in the spec's failure message. */
 export const FOLLOWERS_BY = ['followers', 'score', 'subscribed_at'] as const
 
@@ -26,21 +40,7 @@ export default defineOperation({
     filterParameter('tag_category_id', 'Keeps followers with at least one tag in this tag-category.', 'server_error'),
     ...pageParameters('get_followers'),
   ],
-  response: envelope(
-    'top_followers',
-    object({
-      platform_id: id(),
-      username: string(),
-      name: string(),
-      description: string(),
-      platform_score: score(),
-      followers_count: integer(),
-      profile_image: nullable(string()),
-      tags: array(plainReference()),
-      categories: array(plainReference()),
-      subscribed_at: string({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' }),
-    }),
-  ),
+  response: envelope('top_followers', FOLLOWER_ROW),
   cache: 'default',
   handle({ query, snapshot }) {
     const target = resolveAccount(snapshot, query, 'fallback')

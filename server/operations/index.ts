@@ -18,6 +18,8 @@ import getMentioners from './get-mentioners.ts'
 import getMentionsFeed from './get-mentions-feed.ts'
 import getPlatformInfo from './get-platform-info.ts'
 import getPlatformScore from './get-platform-score.ts'
+import getPlatformScoresDiff from './get-platform-scores-diff.ts'
+import getPlatformTopFollowers from './get-platform-top-followers.ts'
 import getScoreDiff from './get-score-diff.ts'
 import getScoreHistory from './get-score-history.ts'
 import getSmartFollows from './get-smart-follows.ts'
@@ -37,12 +39,14 @@ export const operations: Operation[] = [
   // Scores, History
   getScoreHistory,
   getScoreDiff,
+  getPlatformScoresDiff,
   // Accounts
   getPlatformInfo,
   // Followers
   getFollowers,
   getFollowersScoreSum,
   getCategorizedFollowersCount,
+  getPlatformTopFollowers,
   // Followers, History
   followersCountHistory,
   getFollowersDiff,
