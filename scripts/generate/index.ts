@@ -16,6 +16,7 @@ import {
   FOLLOWER_COUNT_DAYS, FOLLOW_ZIPF, SCALES, SCAN_WINDOW_DAYS, TWEET_DAYS, type Scale, type ScaleName,
 } from './scales.ts'
 import { writeTruth } from './truth.ts'
+import { attackAccomplices, attackVariables } from './attacks.ts'
 
 export interface GenerateOptions {
   scale: ScaleName
@@ -102,6 +103,7 @@ function replaceDir(from: string, to: string): void {
 function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVariable> {
   const special =
     scale.gems + scale.lonelySmall + scale.ringSize + scale.botFarms * (1 + scale.botsPerFarm) + scale.friendOverlapZero
+    + attackAccomplices(scale)
   const known = scale.accounts + scale.friendOnly
   const ids = known + scale.unknownIds
   const oldIds = Math.floor(ids * 0.12)
@@ -129,6 +131,7 @@ function sqlVariables(scale: Scale, opts: GenerateOptions): Record<string, SqlVa
     n_bots_per_farm: scale.botsPerFarm,
     n_overlap_zero: scale.friendOverlapZero,
     n_bucket_followers: scale.bucketFollowers,
+    ...attackVariables(scale),
     n_curated: 30,
     n_old_ids: oldIds,
     id_slot: Math.floor(4e17 / (ids - oldIds)),
