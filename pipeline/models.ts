@@ -8,9 +8,16 @@ export const STAGING = [
   'stg_score_history', 'stg_lookups',
 ]
 
-/** Models the score needs, up to the seed vector; the runner then repeats int_score_iteration and ends with int_scores. */
-export const SCORE_INPUTS = ['int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_seeds']
+/**
+ * Models the score needs, up to the seed vector. The runner (pipeline/score.ts) then runs two passes of
+ * int_score_start + repeated int_score_iteration, with int_score_standing between them, and ends with int_scores.
+ */
+export const SCORE_INPUTS = [
+  'int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_edges', 'int_score_seeds',
+]
+export const SCORE_START = 'int_score_start'
 export const SCORE_ITERATION = 'int_score_iteration'
+export const SCORE_STANDING = 'int_score_standing'
 export const SCORES = 'int_scores'
 
 /** The remaining intermediate models, after the score. */
