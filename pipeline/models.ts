@@ -24,6 +24,8 @@ export const SCORES = 'int_scores'
 export const INTERMEDIATE = [
   'int_follow_islands', 'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series',
   'int_bucket_members', 'int_window_gains', 'int_tweets', 'int_growth',
+  // the score's explanations (docs/score.md)
+  'int_score_contributions', 'int_score_changes',
 ]
 
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */
@@ -33,6 +35,8 @@ export const MARTS = [
   'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
   // the operations of docs/extra-operations.md
   'score_history', 'trending', 'top_researched', 'smart_mentions',
+  // the score's explanations (docs/score.md)
+  'score_explanations', 'score_contributors', 'score_changes',
 ]
 
 /** Intermediate tables read after the marts (by the audits, and int_scores by the score history); the runner drops

@@ -8,8 +8,6 @@
 -- while that is small against the cap and about the cap once it is large, so an established follower's contribution
 -- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are
 -- exact whatever the thread count.
-create or replace macro saturated_share(trust, outdegree) as
-  floor(getvariable('score_cap') * (1 - exp(-(trust * getvariable('score_alpha') / outdegree) / getvariable('score_cap'))));
 create or replace table int_score_shares as
 with source_share as (
   select source_id, outdegree, trust, saturated_share(trust, outdegree) as share
@@ -54,6 +52,8 @@ select
   coalesce(i.inflow, 0) + coalesce(r.retained, 0) as trust
 from inflow i
 full outer join retained r on r.platform_id = i.platform_id;
-drop table int_trust;
+-- the previous step's trust stays, so int_score_contributions can split the final inflow into its followers' shares
+drop table if exists int_trust_prev;
+alter table int_trust rename to int_trust_prev;
 alter table int_trust_next rename to int_trust;
 drop table int_score_shares;

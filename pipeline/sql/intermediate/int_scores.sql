@@ -9,9 +9,7 @@ create or replace table int_scores as
 with scored as (
   select
     a.platform_id, a.is_tracked,
-    least(1000, round(
-      1000 * ln(1 + coalesce(t.inflow, 0) / getvariable('score_cap')) / ln(1 + getvariable('score_scale_full')), 2))
-      as platform_score
+    round(score_points(coalesce(t.inflow, 0)), 2) as platform_score
   from int_accounts a
   left join int_trust t on t.platform_id = a.platform_id
 )
