@@ -1,10 +1,13 @@
 -- The follow graph over time. Each monitored account (source) has a list of edges, each a timeline on follow-scan
 -- day numbers (0 = baseline, scan_window = end date): present from `born` until `died`, again from `reborn`
 -- (32767 = never). A random edge goes to a generic account drawn either by popularity (a Zipf law over the
--- popularity rank, so in-degree is a power law) or by latent quality (see quality_pull): monitored accounts are the
--- "smart" audience and follow high-quality accounts more often than popularity predicts, the more so the higher their
--- own quality (a source of quality q draws 70% + 30%·q of its follows by quality). The structure edges below override random ones. A source changes its list only on its "session" days, which are always
--- scan days, so every change is seen on the day it happens.
+-- popularity rank, so in-degree is a power law) or by latent quality: monitored accounts are the "smart" audience and
+-- follow high-quality accounts more often than popularity predicts, the more so the higher their own quality (a
+-- source of quality q draws 70% + 30%·q of its follows by quality). A follow by quality draws the rank in the quality
+-- order half the time from the same Zipf law as popularity (the best accounts gather the most follows) and half the
+-- time with probability ∝ exp(-quality_pull · quantile) (quality matters across the whole range). The structure
+-- edges below override random ones. A source changes its list only on its "session" days, which are always scan
+-- days, so every change is seen on the day it happens.
 
 create table trend_target as
 select r, (row_number() over (order by rnd(r, 0, 50), r) - 1)::INTEGER as idx
@@ -172,8 +175,8 @@ create or replace macro edge_fate(u, n_sessions) as
        when n_sessions >= 2 and u < 0.075 then 'blip' when n_sessions >= 2 and u < 0.08 then 'refollow'
        else 'stable' end;
 
--- how strongly a quality-driven follow prefers quality: the account at quality quantile p (0 = best) is drawn with
--- probability ∝ exp(-quality_pull · p)
+-- how strongly the exponential half of the quality-driven follows prefers quality: the account at quality quantile p
+-- (0 = best) is drawn with probability ∝ exp(-quality_pull · p)
 set variable quality_pull = 4;
 set variable quality_order = (select list(r order by quality desc, r) from entity where r < getvariable('n_generic'));
 
@@ -183,10 +186,13 @@ with random_edge as (
     list_transform(
       list_sort(list_distinct(list_filter(
         list_transform(range(s.draws),
-          j -> case when rnd(s.r, j, 110) < s.quality_share
-                    then getvariable('quality_order')[1 + least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
+          j -> case when rnd(s.r, j, 110) >= s.quality_share
+                      then zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))
+                    when rnd(s.r, j, 112) < 0.5
+                      then getvariable('quality_order')[1 + zipf(rnd(s.r, j, 111), getvariable('n_generic'), getvariable('follow_zipf'))]
+                    else getvariable('quality_order')[1 + least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
                            * -ln(1 - rnd(s.r, j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)]
-                    else zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf')) end),
+                    end),
         x -> x <> s.r))),
       x -> {'r': x, 'fate': edge_fate(rnd(s.r, x, 61), len(s.sessions)),
             'day': s.sessions[1 + rnd_int(s.r, x, 62, len(s.sessions))]}) as drawn
