@@ -11,6 +11,10 @@ import { readParquet } from './_fixtures.ts'
 export interface ScoreModel {
   score: number[]
   inflow: number[]
+  /** trust after the last step: (1 - alpha) · endowment + inflow */
+  trust: number[]
+  /** smart follows each account makes */
+  outdegree: number[]
   /** share[target] = Map(follower → what it passed in the last step) */
   shares: Map<number, number>[]
   seeds: Set<number>
@@ -56,7 +60,7 @@ function propagate(n: number, edges: Edge[], seed: number[]) {
     echo = nextEcho
     trust = seed.map((s, v) => (1 - SCORE_PARAMS.alpha) * s + inflow[v])
   }
-  return { inflow, shares }
+  return { inflow, shares, trust, outdegree }
 }
 
 /** The score of every account of a snapshot folder, by account_idx. */
@@ -78,6 +82,7 @@ export async function modelScores(dir: string): Promise<ScoreModel> {
   )
   const standing = propagate(n, edges, accounts.map((_, i) => (seeds.has(i) ? 1 : 0)))
   const endowment = new Map([...seeds].map((s) => [s, 1 - Math.exp(-standing.inflow[s] / SCORE_PARAMS.full_standing)]))
-  const { inflow, shares } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
-  return { score: inflow.map((x) => Math.round(pointsOf(x) * 100) / 100), inflow, shares, seeds, endowment }
+  const { inflow, shares, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
+  const score = inflow.map((x) => Math.round(pointsOf(x) * 100) / 100)
+  return { score, inflow, trust, outdegree, shares, seeds, endowment }
 }
