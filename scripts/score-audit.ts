@@ -5,7 +5,8 @@
  * Scores a generated raw folder (generated into a temporary folder when `--raw` is not given) and attacked or
  * cleaned copies of it, then prints what docs/score.md promises, each against its target:
  * - per planted attack kind (`_truth.json` attacks): the targets' score and rank with the attack against a copy
- *   without any attack;
+ *   without any attack, and for comparison a real endorsement (a seed of median standing follows the bought-follow
+ *   targets);
  * - an inert flood: `--inert` accounts nobody follows added to accounts.parquet, and how far any score moves;
  * - Spearman of the score with the planted quality and with the follower count, among monitored accounts;
  * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
@@ -93,6 +94,8 @@ async function score(raw: string, date: string, name: string): Promise<number> {
                     to ${sqlString(path.join(work, `${name}_scores.parquet`))} (format parquet)`)
     await conn.run(`copy (select source_id, target_id from int_smart_edges)
                     to ${sqlString(path.join(work, `${name}_edges.parquet`))} (format parquet)`)
+    await conn.run(`copy (select platform_id, seed_trust from int_score_seeds)
+                    to ${sqlString(path.join(work, `${name}_seeds.parquet`))} (format parquet)`)
   } finally {
     db.close()
   }
@@ -100,7 +103,7 @@ async function score(raw: string, date: string, name: string): Promise<number> {
 }
 
 async function analysis(conn: DuckDBConnection, truth: Truth): Promise<void> {
-  for (const name of ['base', 'clean', 'flood', 'before']) {
+  for (const name of ['base', 'clean', 'flood', 'before', 'endorsed']) {
     await conn.run(`create view ${name} as select * from read_parquet(${sqlString(path.join(work, `${name}_scores.parquet`))})`)
   }
   for (const name of ['base', 'before']) {
@@ -115,6 +118,30 @@ async function analysis(conn: DuckDBConnection, truth: Truth): Promise<void> {
   fs.writeFileSync(attacksFile, truth.attacks.map((a) => JSON.stringify({ kind: a.kind, target: a.target })).join('\n') + '\n')
   await conn.run(`create table attack as select kind, target::ubigint as platform_id
                   from read_json(${sqlString(attacksFile)}, columns = {kind: 'VARCHAR', target: 'VARCHAR'})`)
+}
+
+/** The seed whose endowment is the median among seeds with any: a real, ordinary endorser. */
+async function medianSeed(): Promise<string> {
+  const db = await openPipelineDb()
+  try {
+    const [row] = await queryRows(db.conn, `
+      select platform_id::varchar as id from read_parquet(${sqlString(path.join(work, 'base_seeds.parquet'))})
+      where seed_trust > 0 order by seed_trust, platform_id
+      limit 1 offset (select count(*) // 2 from read_parquet(${sqlString(path.join(work, 'base_seeds.parquet'))}) where seed_trust > 0)`)
+    return row.id as string
+  } finally {
+    db.close()
+  }
+}
+
+/** follow_scans.parquet (`t`) with `seed`'s latest scan on or before `date` also following the bought-follow targets. */
+function withFollowsSql(seed: string, date: string, truth: Truth): string {
+  const targets = truth.attacks.filter((a) => a.kind === 'bought_seed_follow').map((a) => `${a.target}::ubigint`)
+  return `select * replace (
+            if(account_id = ${seed}::ubigint and scan_date = (select max(scan_date) from t
+                 where account_id = ${seed}::ubigint and scan_date <= DATE '${date}'),
+               list_distinct(list_concat(following_ids, [${targets.join(', ')}])), following_ids) as following_ids)
+          from t`
 }
 
 function fmt(value: unknown, digits = 2): string {
@@ -133,6 +160,9 @@ async function main(): Promise<void> {
   const clean = await rewrittenCopy(raw, 'clean', 'follow_scans.parquet', withoutAttacksSql(truth.attacks))
   const flood = await rewrittenCopy(raw, 'flood', 'accounts.parquet', withInertAccountsSql(inert))
   const ms = await score(raw, date, 'base')
+  const endorser = await medianSeed()
+  const endorsed = await rewrittenCopy(clean, 'endorsed', 'follow_scans.parquet', withFollowsSql(endorser, date, truth))
+  await score(endorsed, date, 'endorsed')
   await score(clean, date, 'clean')
   await score(flood, date, 'flood')
   await score(raw, addDays(date, -1), 'before')
@@ -163,6 +193,14 @@ async function main(): Promise<void> {
         + `  rank ${a.median_rank_without} → ${a.median_rank_with} (best ${a.best_rank_with}, top ${fmt(100 * Number(a.best_rank_share), 1)}%;`
         + ` ${a.into_top} moved into the top ${TARGET.boughtSeedTopShare * 100}%)  [${target}]`)
     }
+
+    const [real] = await queryRows(conn, `
+      select median(e.platform_score - c.platform_score) as median_points, max(e.platform_score - c.platform_score) as max_points,
+        median(c.rank) as rank_without, median(e.rank) as rank_with
+      from attack k join endorsed e using (platform_id) join clean c using (platform_id)
+      where k.kind = 'bought_seed_follow'`)
+    console.log(`  for comparison, a real endorsement: a seed of median standing also follows the same targets:`
+      + ` Δscore median ${fmt(real.median_points)}, max ${fmt(real.max_points)}, rank ${real.rank_without} → ${real.rank_with}`)
 
     const [flooded] = await queryRows(conn, `
       select count(*) filter (where abs(f.platform_score - b.platform_score) > 0) as moved,
