@@ -39,7 +39,7 @@ export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Pro
     score_alpha: p.alpha,
     score_seed_categories: p.seed_categories,
     score_unit: UNIT,
-    score_full_standing: p.full_standing * UNIT,
+    score_full_standing: Math.round(p.full_standing * UNIT),
     score_cap: Math.round(p.follower_cap * UNIT),
     score_scale_full: p.scale_full_followers,
   })

@@ -1,13 +1,13 @@
 -- One propagation step, run score_iterations times per pass by the runner:
 --   share(u→v) = cap · (1 − exp(−raw / cap)),  raw = α·(trust(u) − share(v→u) of the previous step) / outdegree(u)
 --   inflow(v)  = Σ over smart edges u→v of share(u→v)                  (what v's smart audience passes to it)
---   trust(v)   ← (1 − α)·seed(v) + inflow(v)
+--   trust(v)   ← (1 − α)·endowment(v) + inflow(v)           (endowment: int_score_seeds.seed_trust of this pass)
 -- Trust never returns along the edge it arrived on: on a reciprocal follow u⇄v, u passes v only the trust it did not
 -- get from v, so a follow-back (or a farm of accounts that follow only the target and are followed back) echoes
 -- nothing. The cap bounds what one follower can give any account, smoothly: a follower passes about its raw share
 -- while that is small against the cap and about the cap once it is large, so an established follower's contribution
--- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are
--- exact whatever the thread count.
+-- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are exact
+-- whatever the thread count.
 create or replace table int_score_shares as
 with source_share as (
   select source_id, outdegree, trust, saturated_share(trust, outdegree) as share

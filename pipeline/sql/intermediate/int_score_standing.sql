@@ -1,6 +1,6 @@
--- After the first pass: each seed's endowment for the second pass is its standing, the trust its own smart audience
--- passed to it (first-pass inflow): 1 − exp(−inflow / score_full_standing) units, so at most one unit. A seed-category account
--- nobody trusted follows has no standing and endows nothing, so buying its follow buys nothing.
+-- After the first pass: each seed's endowment for the second pass follows its standing, the trust its own smart
+-- audience passed to it (first-pass inflow): 1 − exp(−inflow / score_full_standing) units, so at most one unit. A
+-- seed-category account nobody trusted follows has no standing and endows nothing: buying its follow buys nothing.
 create or replace table int_score_seeds as
 select
   s.platform_id,
