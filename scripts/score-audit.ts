@@ -152,6 +152,79 @@ function verdict(ok: boolean): string {
   return ok ? 'met' : 'NOT MET'
 }
 
+/** Per attack kind: the targets' move with the attack against the copy without any; then a real endorsement. */
+async function reportAttacks(conn: DuckDBConnection, tracked: number): Promise<void> {
+  const top = `${TARGET.boughtSeedTopShare} * ${tracked}`
+  const attacks = await queryRows(conn, `
+    select k.kind, count(*) as targets,
+      median(b.platform_score - c.platform_score) as median_points, max(b.platform_score - c.platform_score) as max_points,
+      median(c.rank) as rank_without, median(b.rank) as rank_with, min(b.rank) as best_rank,
+      count(*) filter (where c.rank > ${top} and b.rank <= ${top}) as into_top
+    from attack k join base b using (platform_id) join clean c using (platform_id)
+    group by k.kind order by k.kind`)
+  console.log('\nattacks: target score and rank with the attack vs. without any attack (medians; worst case)')
+  for (const a of attacks) {
+    const topShare = `${TARGET.boughtSeedTopShare * 100}%`
+    const target = a.kind === 'sybil_clique' ? 'no target in the issue'
+      : a.kind === 'bought_seed_follow'
+        ? `median ≤ +${TARGET.boughtSeedPoints}, never into the top ${topShare}: `
+          + verdict(Number(a.median_points) <= TARGET.boughtSeedPoints && Number(a.into_top) === 0)
+        : `≤ +${TARGET.reciprocalPoints}: ${verdict(Number(a.max_points) <= TARGET.reciprocalPoints)}`
+    console.log(`  ${String(a.kind).padEnd(20)} ${a.targets} targets  Δscore median ${fmt(a.median_points)},`
+      + ` max ${fmt(a.max_points)}  rank ${a.rank_without} → ${a.rank_with} (best ${a.best_rank};`
+      + ` ${a.into_top} moved into the top ${topShare})  [${target}]`)
+  }
+  const [real] = await queryRows(conn, `
+    select median(e.platform_score - c.platform_score) as median_points, max(e.platform_score - c.platform_score) as max_points,
+      median(c.rank) as rank_without, median(e.rank) as rank_with
+    from attack k join endorsed e using (platform_id) join clean c using (platform_id)
+    where k.kind = 'bought_seed_follow'`)
+  console.log('  for comparison, a real endorsement: a seed of median standing also follows the same targets:'
+    + ` Δscore median ${fmt(real.median_points)}, max ${fmt(real.max_points)}, rank ${real.rank_without} → ${real.rank_with}`)
+}
+
+async function reportFlood(conn: DuckDBConnection, inert: number): Promise<void> {
+  const [flooded] = await queryRows(conn, `
+    select count(*) filter (where abs(f.platform_score - b.platform_score) > 0) as moved,
+      coalesce(max(abs(f.platform_score - b.platform_score)), 0) as max_points
+    from base b join flood f using (platform_id)`)
+  console.log(`\ninert flood: ${inert} accounts added; ${flooded.moved} scores moved, by at most ${fmt(flooded.max_points)}`
+    + `  [≤ ${TARGET.inertPoints}: ${verdict(Number(flooded.max_points) <= TARGET.inertPoints)}]`)
+}
+
+/** Spearman's correlation (average ranks for ties) among monitored accounts. */
+async function reportSpearman(conn: DuckDBConnection): Promise<void> {
+  const averageRank = (x: string) => `rank() over (order by ${x}) + (count(*) over (partition by ${x}) - 1) / 2`
+  const [rho] = await queryRows(conn, `
+    with m as (
+      select b.platform_score as s, b.followers_count as f, q.quality as q
+      from base b join quality q using (platform_id) where b.is_monitored
+    ),
+    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf from m)
+    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers from r`)
+  const met = Number(rho.quality) >= TARGET.spearmanQuality && Number(rho.quality) > Number(rho.followers)
+  console.log(`\nSpearman among ${rho.n} monitored accounts: with planted quality ${fmt(rho.quality, 3)},`
+    + ` with follower count ${fmt(rho.followers, 3)}  [quality ≥ ${TARGET.spearmanQuality} and above followers: ${verdict(met)}]`)
+}
+
+/** Accounts with the same smart followers on both days: how far their score moved. */
+async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
+  const [day] = await queryRows(conn, `
+    with today as (select target_id, list(source_id order by source_id) as f from base_edges group by target_id),
+    yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
+    unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f),
+    moves as (
+      select abs(b.platform_score - y.platform_score) as d
+      from unchanged u join base b using (platform_id) join before y using (platform_id)
+    )
+    select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
+      count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over
+    from moves`)
+  console.log(`\nday to day (${addDays(date, -1)} → ${date}): ${day.n} accounts with the same smart followers both days;`
+    + ` |Δscore| median ${fmt(day.p50, 3)}, p99 ${fmt(day.p99, 3)}, max ${fmt(day.max_points)};`
+    + ` ${day.over} moved ≥ ${TARGET.dayToDayPoints}  [< ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
+}
+
 async function main(): Promise<void> {
   const raw = await rawFolder()
   const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
@@ -169,77 +242,13 @@ async function main(): Promise<void> {
 
   const db = await openPipelineDb()
   try {
-    const { conn } = db
-    await analysis(conn, truth)
-    const tracked = Number((await queryRows(conn, 'select count(*) as n from base where is_tracked'))[0].n)
+    await analysis(db.conn, truth)
+    const tracked = Number((await queryRows(db.conn, 'select count(*) as n from base where is_tracked'))[0].n)
     console.log(`score audit: raw ${raw}, date ${date}, ${tracked} tracked accounts, one scoring ${(ms / 1000).toFixed(1)} s`)
-    console.log('\nattacks: target score and rank with the attack vs. without any attack (medians; worst case)')
-    const attacks = await queryRows(conn, `
-      select k.kind, count(*) as targets,
-        median(b.platform_score - c.platform_score) as median_points, max(b.platform_score - c.platform_score) as max_points,
-        median(c.rank) as median_rank_without, median(b.rank) as median_rank_with, min(b.rank) as best_rank_with,
-        min(b.rank) / ${tracked} as best_rank_share,
-        count(*) filter (where c.rank > ${TARGET.boughtSeedTopShare} * ${tracked} and b.rank <= ${TARGET.boughtSeedTopShare} * ${tracked})
-          as into_top
-      from attack k join base b using (platform_id) join clean c using (platform_id)
-      group by k.kind order by k.kind`)
-    for (const a of attacks) {
-      const points = a.kind === 'bought_seed_follow' ? TARGET.boughtSeedPoints : a.kind === 'sybil_clique' ? null : TARGET.reciprocalPoints
-      const target = points === null ? 'no target in the issue'
-        : a.kind === 'bought_seed_follow'
-          ? `target median ≤ +${points} and never top ${TARGET.boughtSeedTopShare * 100}%: ${verdict(Number(a.median_points) <= points && Number(a.into_top) === 0)}`
-          : `target ≤ +${points}: ${verdict(Number(a.max_points) <= points)}`
-      console.log(`  ${String(a.kind).padEnd(20)} ${a.targets} targets  Δscore median ${fmt(a.median_points)}, max ${fmt(a.max_points)}`
-        + `  rank ${a.median_rank_without} → ${a.median_rank_with} (best ${a.best_rank_with}, top ${fmt(100 * Number(a.best_rank_share), 1)}%;`
-        + ` ${a.into_top} moved into the top ${TARGET.boughtSeedTopShare * 100}%)  [${target}]`)
-    }
-
-    const [real] = await queryRows(conn, `
-      select median(e.platform_score - c.platform_score) as median_points, max(e.platform_score - c.platform_score) as max_points,
-        median(c.rank) as rank_without, median(e.rank) as rank_with
-      from attack k join endorsed e using (platform_id) join clean c using (platform_id)
-      where k.kind = 'bought_seed_follow'`)
-    console.log(`  for comparison, a real endorsement: a seed of median standing also follows the same targets:`
-      + ` Δscore median ${fmt(real.median_points)}, max ${fmt(real.max_points)}, rank ${real.rank_without} → ${real.rank_with}`)
-
-    const [flooded] = await queryRows(conn, `
-      select count(*) filter (where abs(f.platform_score - b.platform_score) > 0) as moved,
-        coalesce(max(abs(f.platform_score - b.platform_score)), 0) as max_points
-      from base b join flood f using (platform_id)`)
-    console.log(`\ninert flood: ${inert} accounts added; ${flooded.moved} scores moved, by at most ${fmt(flooded.max_points)}`
-      + `  [target ≤ ${TARGET.inertPoints}: ${verdict(Number(flooded.max_points) <= TARGET.inertPoints)}]`)
-
-    const [rho] = await queryRows(conn, `
-      with m as (
-        select b.platform_score as s, b.followers_count as f, q.quality as q
-        from base b join quality q using (platform_id) where b.is_monitored
-      ),
-      r as (
-        select
-          rank() over (order by s) + (count(*) over (partition by s) - 1) / 2 as rs,
-          rank() over (order by q) + (count(*) over (partition by q) - 1) / 2 as rq,
-          rank() over (order by f) + (count(*) over (partition by f) - 1) / 2 as rf
-        from m
-      )
-      select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers from r`)
-    console.log(`\nSpearman among ${rho.n} monitored accounts: with planted quality ${fmt(rho.quality, 3)},`
-      + ` with follower count ${fmt(rho.followers, 3)}`
-      + `  [target quality ≥ ${TARGET.spearmanQuality} and above followers: ${verdict(Number(rho.quality) >= TARGET.spearmanQuality && Number(rho.quality) > Number(rho.followers))}]`)
-
-    const [day] = await queryRows(conn, `
-      with today as (select target_id, list(source_id order by source_id) as f from base_edges group by target_id),
-      yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
-      unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f),
-      moves as (
-        select abs(b.platform_score - y.platform_score) as d
-        from unchanged u join base b using (platform_id) join before y using (platform_id)
-      )
-      select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
-        count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over
-      from moves`)
-    console.log(`\nday to day (${addDays(date, -1)} → ${date}): ${day.n} accounts with the same smart followers both days;`
-      + ` |Δscore| median ${fmt(day.p50, 3)}, p99 ${fmt(day.p99, 3)}, max ${fmt(day.max_points)}; ${day.over} moved ≥ ${TARGET.dayToDayPoints}`
-      + `  [target < ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
+    await reportAttacks(db.conn, tracked)
+    await reportFlood(db.conn, inert)
+    await reportSpearman(db.conn)
+    await reportDayToDay(db.conn, date)
   } finally {
     db.close()
   }
