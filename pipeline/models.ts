@@ -13,7 +13,8 @@ export const STAGING = [
  * int_score_start + repeated int_score_iteration, with int_score_standing between them, and ends with int_scores.
  */
 export const SCORE_INPUTS = [
-  'int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_edges', 'int_score_seeds',
+  'int_accounts', 'int_scans', 'int_following_now', 'int_smart_edges', 'int_score_outdegree', 'int_score_reciprocal',
+  'int_score_seeds',
 ]
 export const SCORE_START = 'int_score_start'
 export const SCORE_ITERATION = 'int_score_iteration'

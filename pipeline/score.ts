@@ -54,7 +54,7 @@ async function propagate(conn: DuckDBConnection, pass: string): Promise<void> {
   const started = Date.now()
   await runSqlFile(conn, `intermediate/${SCORE_START}.sql`)
   for (let i = 0; i < SCORE_PARAMS.iterations; i++) await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
-  const edges = Number(await queryValue(conn, 'select count(*) from int_score_edges'))
+  const edges = Number(await queryValue(conn, 'select count(*) from int_smart_edges'))
   log.info('build.step', {
     step: `${SCORE_ITERATION}:${pass}`,
     layer: 'intermediate',

@@ -39,8 +39,7 @@ departed as (
   join scan_then t on t.source_id = x.source_id and t.scan_seq between x.start_seq and x.end_seq
   join int_accounts a on a.platform_id = x.source_id and a.is_smart
   where not exists (select 1 from int_smart_edges e where e.source_id = x.source_id and e.target_id = x.target_id)
-),
-outdegree as (select source_id, count(*) as outdegree from int_smart_edges group by source_id)
+)
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
   score_points(coalesce(t.inflow, 0)) - score_points(coalesce(t.inflow, 0) - coalesce(c.share, 0)) as points
 from arrived a
@@ -53,4 +52,4 @@ select d.days, d.target_id, d.source_id, 'left',
 from departed d
 left join int_trust t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id
-left join outdegree o on o.source_id = d.source_id;
+left join int_score_outdegree o on o.source_id = d.source_id;

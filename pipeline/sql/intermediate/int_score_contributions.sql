@@ -3,12 +3,15 @@
 -- inflow: plain follows pass saturated_share of the follower's previous-step trust, reciprocal ones what the last
 -- step recorded in int_score_echo.
 create or replace table int_score_contributions as
-with plain as (
-  select e.target_id, e.source_id, saturated_share(p.trust, e.outdegree)::bigint as share, false as reciprocal
-  from int_score_edges e
+select * from (
+  select
+    e.target_id, e.source_id,
+    if(r.source_id is null, saturated_share(p.trust, d.outdegree), coalesce(b.share, 0))::bigint as share,
+    r.source_id is not null as reciprocal
+  from int_smart_edges e
   join int_trust_prev p on p.platform_id = e.source_id
-  where not e.reciprocal
+  join int_score_outdegree d on d.source_id = e.source_id
+  left join int_score_reciprocal r on r.source_id = e.source_id and r.target_id = e.target_id
+  left join int_score_echo b on b.source_id = e.source_id and b.target_id = e.target_id
 )
-select target_id, source_id, share, reciprocal from plain where share > 0
-union all
-select target_id, source_id, share, true from int_score_echo where share > 0;
+where share > 0;

@@ -7,38 +7,33 @@
 -- nothing. The cap bounds what one follower can give any account, smoothly: a follower passes about its raw share
 -- while that is small against the cap and about the cap once it is large, so an established follower's contribution
 -- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are exact
--- whatever the thread count.
+-- whatever the thread count. Every edge first passes its source's plain share; the reciprocal edges (a few in a
+-- thousand) then add the difference between their echo-free share and the plain one.
 create or replace table int_score_shares as
 with source_share as (
-  select source_id, outdegree, trust, saturated_share(trust, outdegree) as share
-  from (
-    select e.source_id, any_value(e.outdegree) as outdegree, any_value(t.trust) as trust
-    from int_score_edges e
-    join int_trust t on t.platform_id = e.source_id
-    group by e.source_id
-  )
+  select d.source_id, d.outdegree, t.trust, saturated_share(t.trust, d.outdegree) as share
+  from int_score_outdegree d
+  join int_trust t on t.platform_id = d.source_id
 ),
 plain as (
   select e.target_id, sum(s.share)::bigint as inflow
-  from int_score_edges e
+  from int_smart_edges e
   join source_share s on s.source_id = e.source_id
-  where not e.reciprocal
   group by e.target_id
 ),
 reciprocal as (
-  select e.source_id, e.target_id,
+  select r.source_id, r.target_id, s.share as plain_share,
     saturated_share(greatest(0, s.trust - coalesce(b.share, 0)), s.outdegree)::bigint as share
-  from int_score_edges e
-  join source_share s on s.source_id = e.source_id
-  left join int_score_echo b on b.source_id = e.target_id and b.target_id = e.source_id
-  where e.reciprocal
+  from int_score_reciprocal r
+  join source_share s on s.source_id = r.source_id
+  left join int_score_echo b on b.source_id = r.target_id and b.target_id = r.source_id
 )
-select target_id, inflow, null::ubigint as source_id from plain where inflow > 0
+select target_id, inflow, null::ubigint as source_id, null::bigint as share from plain
 union all
-select target_id, share, source_id from reciprocal where share > 0;
+select target_id, share - plain_share, source_id, share from reciprocal;
 
 create or replace table int_score_echo as
-select source_id, target_id, inflow as share from int_score_shares where source_id is not null;
+select source_id, target_id, share from int_score_shares where source_id is not null and share > 0;
 
 create or replace table int_trust_next as
 with inflow as (select target_id as platform_id, sum(inflow)::bigint as inflow from int_score_shares group by target_id),
@@ -51,7 +46,8 @@ select
   coalesce(i.inflow, 0) as inflow,
   coalesce(i.inflow, 0) + coalesce(r.retained, 0) as trust
 from inflow i
-full outer join retained r on r.platform_id = i.platform_id;
+full outer join retained r on r.platform_id = i.platform_id
+where coalesce(i.inflow, 0) + coalesce(r.retained, 0) > 0;
 -- the previous step's trust stays, so int_score_contributions can split the final inflow into its followers' shares
 drop table if exists int_trust_prev;
 alter table int_trust rename to int_trust_prev;
