@@ -35,12 +35,14 @@ Contributors('contributors :: the followers that pass an account trust, biggest 
     const expected = [...model.shares[i]].filter(([, share]) => share > 0).sort((x, y) => y[1] - x[1] || x[0] - y[0])
     if ((a.platform_score as number) === 0) return assert.is(rows.length, 0, String(a.username))
     assert.equal(rows.map((r) => r.position), rows.map((_, p) => p))
-    assert.equal(rows.map((r) => r.follower_idx), expected.map(([f]) => f).slice(0, 20), String(a.username))
+    assert.equal(rows.map((r) => r.follower_idx), expected.map(([f]) => f).slice(0, 10), String(a.username))
     rows.forEach((r, p) => {
       near(r.share as number, expected[p][1] / model.inflow[i], 1e-3, `${a.username} share`)
       assert.is(r.follower_is_seed, model.seeds.has(r.follower_idx as number))
     })
-    near(rows.reduce((sum, r) => sum + (r.points as number), 0), a.platform_score as number, 0.01 * rows.length, `${a.username} points`)
+    if (expected.length <= 10) {
+      near(rows.reduce((sum, r) => sum + (r.points as number), 0), a.platform_score as number, 0.01 * rows.length, `${a.username} points`)
+    }
   })
 })
 

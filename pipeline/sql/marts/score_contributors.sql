@@ -1,4 +1,4 @@
--- score_contributors.parquet — grain: one row per (account, smart follower) for the 20 followers that give the
+-- score_contributors.parquet — grain: one row per (account, smart follower) for the 10 followers that give the
 -- account the most trust (fewer when fewer give any); accounts with score 0 have none.
 -- columns: account_idx, platform_id, position (0-based, by share desc then follower_id), follower_idx, follower_id,
 --   points (the account's platform_score split in proportion to each follower's share of its inflow; 2 decimals),
@@ -26,5 +26,5 @@ join int_accounts f on f.platform_id = r.source_id
 join int_scores s on s.platform_id = r.target_id
 join int_scores fs on fs.platform_id = r.source_id
 left join int_score_seeds k on k.platform_id = r.source_id
-where r.position < 20 and s.platform_score > 0
+where r.position < 10 and s.platform_score > 0
 order by t.account_idx, r.position;
