@@ -15,15 +15,25 @@ export const FOLD_FROM_SCRATCH = 'int_runs_full'
 /** After the fold: the runs as of the build date, the day's scans and events, the follower-count series. */
 export const FOLDED = ['int_runs', 'int_day_scans', 'int_day_events', 'int_follower_counts']
 
-/** Models the score needs, up to the seed vector; the runner then repeats int_score_iteration and ends with int_scores. */
-export const SCORE_INPUTS = ['int_accounts', 'int_following_now', 'int_smart_edges', 'int_score_seeds']
+/**
+ * Models the score needs, up to the seed vector. The runner (pipeline/score.ts) then runs two passes of
+ * int_score_start + repeated int_score_iteration, with int_score_standing between them, and ends with int_scores.
+ */
+export const SCORE_INPUTS = [
+  'int_accounts', 'int_following_now', 'int_smart_edges', 'int_score_outdegree', 'int_score_reciprocal',
+  'int_score_seeds',
+]
+export const SCORE_START = 'int_score_start'
 export const SCORE_ITERATION = 'int_score_iteration'
+export const SCORE_STANDING = 'int_score_standing'
 export const SCORES = 'int_scores'
 
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
   'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
   'int_window_gains', 'int_tweets', 'int_growth',
+  // the score's explanations (docs/score.md)
+  'int_score_contributions', 'int_score_changes',
 ]
 
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */
@@ -33,6 +43,8 @@ export const MARTS = [
   'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
   // the operations of docs/extra-operations.md
   'score_history', 'trending', 'top_researched', 'smart_mentions',
+  // the score's explanations (docs/score.md)
+  'score_explanations', 'score_contributors', 'score_changes',
 ]
 
 /** Intermediate tables read after the marts (by the audits and by the state's commit); the runner drops every other

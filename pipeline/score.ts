@@ -1,43 +1,65 @@
 /**
- * The platform score: TrustRank from curated category seeds over the smart follow graph (docs/score.md).
- * The propagation is SQL (int_score_seeds, int_score_iteration, int_scores); this module holds its parameters and
- * runs the fixed number of iterations.
+ * The platform score (docs/score.md): trust propagated from category seeds over the smart follow graph, in two
+ * passes (the second endows each seed by the standing the first gave it), with a cap on what one follower passes
+ * and no echo along reciprocal follows, mapped to 0..1000 on an absolute log scale. The propagation is SQL
+ * (int_score_*.sql, int_scores.sql); this module holds its parameters and runs the passes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryValue, runSqlFile, setVariables } from './duckdb.ts'
-import { SCORE_INPUTS, SCORE_ITERATION, SCORES } from './models.ts'
+import { SCORE_INPUTS, SCORE_ITERATION, SCORE_STANDING, SCORE_START, SCORES } from './models.ts'
+
+/** Fixed-point integers per seed unit: sums of integer shares are exact, so the score is deterministic. */
+const UNIT = 1_000_000_000
 
 export const SCORE_PARAMS = {
-  algorithm: 'trustrank',
-  /** share of trust passed along follows each iteration; 1 - alpha returns to the seeds */
+  algorithm: 'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows',
+  /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
+  /** propagation steps per pass; there are two passes (standing, then score) */
   iterations: 20,
-  /** Venture Capitals, Founders, Exchanges, Auditors: their smart members are the trusted seeds */
+  /** Venture Capitals, Founders, Exchanges, Auditors: their smart members are the seeds */
   seed_categories: [1, 2, 4, 5],
-  /** trust is an integer in units of 1e-15 of the total, so sums are exact and deterministic */
-  trust_unit: 1e-15,
-  scale: '1000 * ln(1 + trust*N) / ln(1 + max_trust*N), N = accounts in the snapshot, rounded to 2 decimals',
+  /** a seed's endowment in the second pass is 1 - exp(-standing / full_standing) seed units (standing: first-pass inflow) */
+  full_standing: 0.005,
+  /** most one follower passes to one account per step, in seed units: share = cap · (1 - exp(-raw / cap)) */
+  follower_cap: 0.0001,
+  /** score = min(1000, 1000 · ln(1 + inflow / follower_cap) / ln(1 + scale_full_followers)) */
+  scale_full_followers: 100,
+  /** trust is an integer count of 1e-9 seed units */
+  trust_unit: 1 / UNIT,
 }
 
 export type StepRunner = (layer: string, model: string, label?: string) => Promise<void>
 
-/** Run the score models for the build_date already set: inputs, the iterations, then int_scores. */
+/** Run the score models for the build_date already set: inputs, the standing pass, the score pass, int_scores. */
 export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Promise<void> {
+  const p = SCORE_PARAMS
   await setVariables(conn, {
-    score_alpha: SCORE_PARAMS.alpha,
-    score_seed_categories: SCORE_PARAMS.seed_categories,
+    score_alpha: p.alpha,
+    score_seed_categories: p.seed_categories,
+    score_unit: UNIT,
+    score_full_standing: Math.round(p.full_standing * UNIT),
+    score_cap: Math.round(p.follower_cap * UNIT),
+    score_scale_full: p.scale_full_followers,
   })
   for (const model of SCORE_INPUTS) await runStep('intermediate', model)
+  await propagate(conn, 'standing')
+  await runSqlFile(conn, `intermediate/${SCORE_STANDING}.sql`)
+  await propagate(conn, 'score')
+  await runStep('intermediate', SCORES)
+}
+
+async function propagate(conn: DuckDBConnection, pass: string): Promise<void> {
   const started = Date.now()
+  await runSqlFile(conn, `intermediate/${SCORE_START}.sql`)
   for (let i = 0; i < SCORE_PARAMS.iterations; i++) await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
   const edges = Number(await queryValue(conn, 'select count(*) from int_smart_edges'))
   log.info('build.step', {
-    step: SCORE_ITERATION,
+    step: `${SCORE_ITERATION}:${pass}`,
     layer: 'intermediate',
     iterations: SCORE_PARAMS.iterations,
     rows: edges * SCORE_PARAMS.iterations,
     ms: Date.now() - started,
   })
-  await runStep('intermediate', SCORES)
 }

@@ -1,13 +1,15 @@
 /**
- * The platform score (docs/score.md): an independent re-computation of the TrustRank on the fixture, and the
- * properties the score promises — followers outside the smart set add nothing, a follow-for-follow ring does not rise
- * above the median, one follow from a top account lifts a small account, and the result does not depend on threads.
+ * The platform score (docs/score.md): an independent floating-point model of the score on the fixture
+ * (test/_score-model.ts), and the properties the score promises — followers outside the smart set add nothing, a
+ * follow-for-follow ring does not rise above the median, one follow from a top account lifts a small account, and the
+ * result does not depend on threads.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
+import { modelScores, pointsOf } from './_score-model.ts'
 import fs from 'node:fs'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
@@ -35,30 +37,18 @@ const median = (values: number[]) => {
 
 const Score = suite('score')
 
-Score('score :: equals an independent floating-point TrustRank inflow over the smart follow graph', async () => {
+Score('score :: equals an independent floating-point model of the two passes over the smart follow graph', async () => {
   const { dir, accounts } = await base
-  const edges = await readParquet(path.join(dir, 'smart_followers.parquet'), 'select follower_idx as f, target_idx as t from t')
-  const categories = await readParquet(path.join(dir, 'account_categories.parquet'))
-  const n = accounts.length
-  const seeds = new Set(
-    categories
-      .filter((c) => SCORE_PARAMS.seed_categories.includes(c.category_id as number) && accounts[c.account_idx as number].is_smart)
-      .map((c) => c.account_idx as number),
-  )
-  const seed = accounts.map((_, i) => (seeds.has(i) ? 1 / seeds.size : 0))
-  const outdegree = new Array(n).fill(0)
-  for (const e of edges) outdegree[e.f as number]++
-  let trust = [...seed]
-  let inflow: number[] = []
-  for (let i = 0; i < SCORE_PARAMS.iterations; i++) {
-    inflow = new Array(n).fill(0)
-    for (const e of edges) inflow[e.t as number] += (SCORE_PARAMS.alpha * trust[e.f as number]) / outdegree[e.f as number]
-    trust = seed.map((s, v) => (1 - SCORE_PARAMS.alpha) * s + inflow[v])
-  }
-  const max = Math.max(...inflow)
-  const expected = inflow.map((t) => Math.round((1000 * Math.log(1 + t * n)) / Math.log(1 + max * n) * 100) / 100)
-  accounts.forEach((a, i) => assert.ok(Math.abs((a.platform_score as number) - expected[i]) <= 0.011, `${a.username}: ${a.platform_score} vs ${expected[i]}`))
-  assert.is(Math.max(...accounts.map((a) => a.platform_score as number)), 1000)
+  const model = await modelScores(dir)
+  accounts.forEach((a, i) =>
+    assert.ok(Math.abs((a.platform_score as number) - model.score[i]) <= 0.02, `${a.username}: ${a.platform_score} vs ${model.score[i]}`))
+  assert.ok(accounts.some((a) => (a.platform_score as number) > 0))
+})
+
+Score('score :: the scale is absolute: one fully trusted follower scores 1000 · ln 2 / ln(1 + scale_full_followers)', () => {
+  assert.ok(Math.abs(pointsOf(SCORE_PARAMS.follower_cap) - (1000 * Math.log(2)) / Math.log(1 + SCORE_PARAMS.scale_full_followers)) < 1e-9)
+  assert.is(pointsOf(SCORE_PARAMS.follower_cap * SCORE_PARAMS.scale_full_followers), 1000)
+  assert.is(pointsOf(SCORE_PARAMS.follower_cap * SCORE_PARAMS.scale_full_followers * 10), 1000)
 })
 
 Score('score :: suspended and inactive followers add nothing', async () => {

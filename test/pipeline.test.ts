@@ -83,7 +83,7 @@ Accounts('accounts :: rank 1 is the best tracked account, dense, ties by platfor
     (a, b) => (b.platform_score as number) - (a.platform_score as number) || (BigInt(a.platform_id as string) < BigInt(b.platform_id as string) ? -1 : 1),
   )
   assert.equal(expected.map((r) => r.rank), tracked.map((_, i) => i + 1))
-  assert.is(all[idx(1)].rank, 1)
+  assert.is(all[idx(4)].rank, 1)
   assert.ok(all.every((r) => r.score_1d_ago === null && r.score_7d_ago === null && r.score_30d_ago === null))
 })
 
@@ -338,7 +338,7 @@ Extra('top_researched :: lookups per window ending on the build date, known acco
 
 const Manifest = suite('manifest')
 
-/** Columns and types of every file as docs/snapshot.md and docs/extra-operations.md state them (the server loads them). */
+/** Columns and types of every file as docs/snapshot.md, docs/extra-operations.md and docs/score.md state them (the server loads them). */
 const SCHEMAS: Record<string, string> = {
   'accounts.parquet': 'account_idx INTEGER, platform_id UBIGINT, username VARCHAR, slug VARCHAR, name VARCHAR, description VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, is_tracked BOOLEAN, is_monitored BOOLEAN, is_active BOOLEAN, is_suspended BOOLEAN, is_smart BOOLEAN, platform_score DOUBLE, rank INTEGER, graph_score DOUBLE, followers_count BIGINT, smart_followers_count INTEGER, score_1d_ago DOUBLE, score_7d_ago DOUBLE, score_30d_ago DOUBLE',
   'previous_usernames.parquet': 'account_idx INTEGER, platform_id UBIGINT, username VARCHAR, changed_at DATE',
@@ -360,6 +360,9 @@ const SCHEMAS: Record<string, string> = {
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
   'smart_mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
+  'score_explanations.parquet': 'account_idx INTEGER, platform_id UBIGINT, platform_score DOUBLE, rank INTEGER, audience DOUBLE, smart_followers INTEGER, trusted_followers INTEGER, saturated_followers INTEGER, reciprocal_followers INTEGER, seed_followers INTEGER, seed_share DOUBLE, top_follower_share DOUBLE, top3_share DOUBLE, is_seed BOOLEAN, seed_standing DOUBLE, seed_endowment DOUBLE, score_7d_ago DOUBLE, score_change_7d DOUBLE, arrived_7d INTEGER, left_7d INTEGER, arrived_points_7d DOUBLE, left_points_7d DOUBLE, other_points_7d DOUBLE, score_30d_ago DOUBLE, score_change_30d DOUBLE, arrived_30d INTEGER, left_30d INTEGER, arrived_points_30d DOUBLE, left_points_30d DOUBLE, other_points_30d DOUBLE',
+  'score_contributors.parquet': 'account_idx INTEGER, platform_id UBIGINT, position INTEGER, follower_idx INTEGER, follower_id UBIGINT, points DOUBLE, share DOUBLE, follower_is_seed BOOLEAN, follower_score DOUBLE, reciprocal BOOLEAN',
+  'score_changes.parquet': 'account_idx INTEGER, platform_id UBIGINT, days INTEGER, position INTEGER, change VARCHAR, follower_idx INTEGER, follower_id UBIGINT, follower_is_seed BOOLEAN, points DOUBLE',
 }
 
 Manifest('manifest :: every file has exactly the documented columns, types and column order', async () => {

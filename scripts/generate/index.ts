@@ -17,6 +17,7 @@ import { log } from '../../log/logger.ts'
 import { progress } from '../../log/progress.ts'
 import { DEFAULT_DAYS, FOLLOW_ZIPF, MAX_DAYS, SCALES, TWEETS_PER_DAY_DIVISOR, type Scale, type ScaleName } from './scales.ts'
 import { writeTruth } from './truth.ts'
+import { attackAccomplices, attackVariables } from './attacks.ts'
 
 export interface GenerateOptions {
   scale: ScaleName
@@ -139,6 +140,7 @@ function replaceDir(from: string, to: string): void {
 function sqlVariables(scale: Scale, opts: GenerateOptions, days: number): Record<string, SqlVariable> {
   const special =
     scale.gems + scale.lonelySmall + scale.ringSize + scale.botFarms * (1 + scale.botsPerFarm) + scale.friendOverlapZero
+    + attackAccomplices(scale)
   const known = scale.accounts + scale.friendOnly
   const ids = known + scale.unknownIds
   const oldIds = Math.floor(ids * 0.12)
@@ -167,6 +169,7 @@ function sqlVariables(scale: Scale, opts: GenerateOptions, days: number): Record
     n_bots_per_farm: scale.botsPerFarm,
     n_overlap_zero: scale.friendOverlapZero,
     n_bucket_followers: scale.bucketFollowers,
+    ...attackVariables(scale),
     n_curated: 30,
     n_old_ids: oldIds,
     id_slot: Math.floor(4e17 / (ids - oldIds)),

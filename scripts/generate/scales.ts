@@ -27,6 +27,21 @@ export interface Scale {
   friendOverlapZero: number
   /** monitored Venture Capitals / Influencers / Angels each with guaranteed recent follows and unfollows */
   bucketFollowers: number
+  /** attacks planted around ordinary monitored targets, see sql/follow_graph.sql and attacks.ts */
+  attacks: Attacks
+}
+
+export interface Attacks {
+  /** a seed-category account nobody follows that follows only the target */
+  boughtSeedFollows: number
+  /** an account that follows only the target and is followed back */
+  reciprocalPairs: number
+  /** farms of `farmSize` accounts that follow only the target, all followed back */
+  followBackFarms: number
+  farmSize: number
+  /** cliques of `cliqueSize` monitored accounts that follow each other and the target */
+  sybilCliques: number
+  cliqueSize: number
 }
 
 export const SCALES: Record<ScaleName, Scale> = {
@@ -34,16 +49,23 @@ export const SCALES: Record<ScaleName, Scale> = {
     accounts: 2_000, monitored: 400, friendOnly: 200, unknownIds: 100, outDegree: 30, tweets: 3_000,
     topAccounts: 8, gems: 6, lonelySmall: 10, ringSize: 10, botFarms: 2, botsPerFarm: 20, friendOverlapZero: 6,
     bucketFollowers: 3,
+    attacks: { boughtSeedFollows: 4, reciprocalPairs: 4, followBackFarms: 2, farmSize: 5, sybilCliques: 2, cliqueSize: 5 },
   },
   demo: {
     accounts: 50_000, monitored: 10_000, friendOnly: 5_000, unknownIds: 2_000, outDegree: 60, tweets: 150_000,
     topAccounts: 20, gems: 25, lonelySmall: 30, ringSize: 24, botFarms: 8, botsPerFarm: 40, friendOverlapZero: 20,
     bucketFollowers: 5,
+    attacks: {
+      boughtSeedFollows: 12, reciprocalPairs: 12, followBackFarms: 6, farmSize: 10, sybilCliques: 6, cliqueSize: 8,
+    },
   },
   large: {
     accounts: 1_000_000, monitored: 200_000, friendOnly: 100_000, unknownIds: 30_000, outDegree: 161,
     tweets: 5_000_000, topAccounts: 50, gems: 100, lonelySmall: 100, ringSize: 60, botFarms: 40, botsPerFarm: 100,
     friendOverlapZero: 100, bucketFollowers: 10,
+    attacks: {
+      boughtSeedFollows: 30, reciprocalPairs: 30, followBackFarms: 10, farmSize: 20, sybilCliques: 10, cliqueSize: 10,
+    },
   },
 }
 

@@ -3,7 +3,9 @@
  * decimal strings. Besides the documented labels it lists `friend_overlap_zero` (full accounts with a friend
  * record followed only by bots: graph score > 0, main score ~0), `bucket_followers` (monitored Venture Capitals,
  * Influencers and Angels with follows and unfollows 0, 3, 12, 25 and 45 days before the end date) and
- * `trend_targets` (the accounts they follow).
+ * `trend_targets` (the accounts they follow), `quality` (every monitored account's latent audience quality, the
+ * truth the score is measured against: id → quality in [0, 1)) and `attacks` (each planted attack: kind, target,
+ * accomplices, start date; see sql/follow_graph.sql).
  */
 import fs from 'node:fs'
 import type { DuckDBConnection } from '@duckdb/node-api'
@@ -45,6 +47,17 @@ export async function writeTruth(
        from previous_usernames p join accounts a using (account_id) order by p.account_id, p.changed_at`,
     ),
     suspended: await ids(conn, `kind = 'account' and is_suspended`),
+    quality: Object.fromEntries(
+      (await queryRows(conn, `select account_id::VARCHAR as id, round(quality, 4) as q from entity
+                              where kind = 'account' and is_monitored order by account_id`)).map((row) => [row.id, row.q]),
+    ),
+    attacks: await queryRows(
+      conn,
+      `select a.kind || '-' || (a.attack_no + 1) as name, a.kind, id_of(a.target_r)::VARCHAR as target,
+         list(id_of(m.r)::VARCHAR order by m.r) as accomplices, scan_day(a.born) as since
+       from attack a join attack_member m using (attack_no)
+       group by a.attack_no, a.kind, a.target_r, a.born order by a.attack_no`,
+    ),
     inactive: await ids(conn, `kind = 'account' and not is_active`),
   }
   fs.writeFileSync(file, JSON.stringify(truth, null, 1) + '\n')

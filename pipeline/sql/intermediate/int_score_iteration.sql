@@ -1,27 +1,55 @@
--- One TrustRank iteration, run score_iterations times by the runner:
---   inflow(v) = Σ over smart edges u→v of α·trust(u)/outdegree(u)      (what v's smart audience passes to it)
---   trust(v)  ← (1-α)·seed(v) + inflow(v)
--- Shares are floored to integers, so the sums are exact whatever the thread count.
-create or replace table int_trust_next as
-with shares as (
-  select t.platform_id as source_id, floor(t.trust * getvariable('score_alpha') / d.outdegree)::bigint as share
-  from int_trust t
-  join int_score_outdegree d on d.source_id = t.platform_id
+-- One propagation step, run score_iterations times per pass by the runner:
+--   share(u→v) = cap · (1 − exp(−raw / cap)),  raw = α·(trust(u) − share(v→u) of the previous step) / outdegree(u)
+--   inflow(v)  = Σ over smart edges u→v of share(u→v)                  (what v's smart audience passes to it)
+--   trust(v)   ← (1 − α)·endowment(v) + inflow(v)           (endowment: int_score_seeds.seed_trust of this pass)
+-- Trust never returns along the edge it arrived on: on a reciprocal follow u⇄v, u passes v only the trust it did not
+-- get from v, so a follow-back (or a farm of accounts that follow only the target and are followed back) echoes
+-- nothing. The cap bounds what one follower can give any account, smoothly: a follower passes about its raw share
+-- while that is small against the cap and about the cap once it is large, so an established follower's contribution
+-- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are exact
+-- whatever the thread count. Every edge first passes its source's plain share; the reciprocal edges (a few in a
+-- thousand) then add the difference between their echo-free share and the plain one.
+create or replace table int_score_shares as
+with source_share as (
+  select d.source_id, d.outdegree, t.trust, saturated_share(t.trust, d.outdegree) as share
+  from int_score_outdegree d
+  join int_trust t on t.platform_id = d.source_id
 ),
-inflow as (
-  select e.target_id as platform_id, sum(s.share)::bigint as inflow
+plain as (
+  select e.target_id, sum(s.share)::bigint as inflow
   from int_smart_edges e
-  join shares s on s.source_id = e.source_id and s.share > 0
+  join source_share s on s.source_id = e.source_id
   group by e.target_id
 ),
+reciprocal as (
+  select r.source_id, r.target_id, s.share as plain_share,
+    saturated_share(greatest(0, s.trust - coalesce(b.share, 0)), s.outdegree)::bigint as share
+  from int_score_reciprocal r
+  join source_share s on s.source_id = r.source_id
+  left join int_score_echo b on b.source_id = r.target_id and b.target_id = r.source_id
+)
+select target_id, inflow, null::ubigint as source_id, null::bigint as share from plain
+union all
+select target_id, share - plain_share, source_id, share from reciprocal;
+
+create or replace table int_score_echo as
+select source_id, target_id, share from int_score_shares where source_id is not null and share > 0;
+
+create or replace table int_trust_next as
+with inflow as (select target_id as platform_id, sum(inflow)::bigint as inflow from int_score_shares group by target_id),
 retained as (
-  select platform_id, floor(seed_trust * (1 - getvariable('score_alpha')))::bigint as retained from int_score_seeds
+  select platform_id, floor(seed_trust * (1 - getvariable('score_alpha')))::bigint as retained
+  from int_score_seeds where seed_trust > 0
 )
 select
   coalesce(i.platform_id, r.platform_id) as platform_id,
   coalesce(i.inflow, 0) as inflow,
   coalesce(i.inflow, 0) + coalesce(r.retained, 0) as trust
 from inflow i
-full outer join retained r on r.platform_id = i.platform_id;
-drop table int_trust;
+full outer join retained r on r.platform_id = i.platform_id
+where coalesce(i.inflow, 0) + coalesce(r.retained, 0) > 0;
+-- the previous step's trust stays, so int_score_contributions can split the final inflow into its followers' shares
+drop table if exists int_trust_prev;
+alter table int_trust rename to int_trust_prev;
 alter table int_trust_next rename to int_trust;
+drop table int_score_shares;

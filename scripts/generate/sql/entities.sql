@@ -1,11 +1,13 @@
 -- entity: one row per id the generator knows, numbered by popularity rank r.
 --   r in [0, n_generic)         generic accounts and friend-only records (random follows and mentions land here)
---   r in [n_generic, n_known)   adversarial and test structure (gems, lonely, ring, bot farms, ...), all full
---                               accounts, never the target of a random follow
+--   r in [n_generic, n_known)   adversarial and test structure (gems, lonely, ring, bot farms, attack
+--                               accomplices, ...), all full accounts, never the target of a random follow
 --   r in [n_known, n_ids)       unknown ids: tweet authors and mentions in neither table
 -- Columns: r, account_id, kind ('account' | 'friend' | 'unknown'), role, role_index, is_monitored, is_active,
 -- is_suspended, has_friend_record, followers_end (follower count on the end date), growth (daily log growth),
--- jump_k (days ago a bot farm tripled the count, else null).
+-- jump_k (days ago a bot farm tripled the count, else null), quality (latent audience quality in [0, 1), drawn
+-- independently of popularity: smart accounts follow high-quality accounts more often than popularity predicts, see
+-- follow_graph.sql).
 
 create table special_layout as
 select role, (getvariable('n_generic') + sum(n) over (order by pos) - n)::BIGINT as first_r, n, monitored
@@ -15,7 +17,8 @@ from (values
   (3, 'ring', getvariable('n_ring'), true),
   (4, 'bot_target', getvariable('n_farms'), true),
   (5, 'bot', getvariable('n_farms') * getvariable('n_bots_per_farm'), true),
-  (6, 'overlap_zero', getvariable('n_overlap_zero'), false)
+  (6, 'overlap_zero', getvariable('n_overlap_zero'), false),
+  (7, 'accomplice', getvariable('n_accomplices'), true)
 ) v(pos, role, n, monitored);
 
 -- friend-only records: a random subset of the generic ranks (the ten most popular always have full records)
@@ -68,5 +71,15 @@ select
     else round(8e6 * pow(1 + r / getvariable('n_generic')::DOUBLE * 1e6, -0.85) * exp(0.5 * normal(r, 0, 9)))
   end)::BIGINT as followers_end,
   case role when 'bot_target' then 0.004 when 'bot' then 0.0 else 0.0008 + 0.0015 * normal(r, 0, 10) end as growth,
-  case when role = 'bot_target' then 5 + rnd_int(r, 0, 11, 40) end as jump_k
+  case when role = 'bot_target' then 5 + rnd_int(r, 0, 11, 40) end as jump_k,
+  case role
+    when 'gem' then 0.85 + 0.15 * rnd(r, 0, 12)
+    when 'lonely' then rnd(r, 0, 12)
+    when 'ring' then 0.1 * rnd(r, 0, 12)
+    when 'bot_target' then 0.1 * rnd(r, 0, 12)
+    when 'bot' then 0.0
+    when 'overlap_zero' then 0.05 * rnd(r, 0, 12)
+    when 'accomplice' then 0.05 * rnd(r, 0, 12)
+    else rnd(r, 0, 12)
+  end as quality
 from entity_base;

@@ -1,8 +1,13 @@
 -- The follow graph over time. Each monitored account (source) has a list of edges, each a timeline on follow-scan
 -- day numbers (0 = baseline, scan_window = end date): present from `born` until `died`, again from `reborn`
--- (32767 = never). Random edges come from a Zipf law over the generic ranks (so in-degree is a power law); the
--- structure edges below override them. A source changes its list only on its "session" days, which are always
--- scan days, so every change is seen on the day it happens.
+-- (32767 = never). A random edge goes to a generic account drawn either by popularity (a Zipf law over the
+-- popularity rank, so in-degree is a power law) or by latent quality: monitored accounts are the "smart" audience and
+-- follow high-quality accounts more often than popularity predicts, the more so the higher their own quality (a
+-- source of quality q draws 70% + 30%·q of its follows by quality). A follow by quality draws the rank in the quality
+-- order half the time from the same Zipf law as popularity (the best accounts gather the most follows) and half the
+-- time with probability ∝ exp(-quality_pull · quantile) (quality matters across the whole range). The structure
+-- edges below override random ones. A source changes its list only on its "session" days, which are always scan
+-- days, so every change is seen on the day it happens.
 
 create table trend_target as
 select r, (row_number() over (order by rnd(r, 0, 50), r) - 1)::INTEGER as idx
@@ -32,6 +37,42 @@ select r, (row_number() over (order by rnd(r, 0, 52), r) - 1)::INTEGER as idx
 from entity
 where role is null and kind = 'account' and is_monitored and is_active and not is_suspended
   and r not in (select r from bucket_follower);
+
+-- attack accomplices: those carrying a seed category sell their follow, the others form reciprocal pairs, follow-back
+-- farms and Sybil cliques; every attack has its own ordinary target and starts 2 to 21 days before the end date
+create table accomplice as
+select r, seed_category, (row_number() over (partition by seed_category order by r) - 1)::INTEGER as idx
+from (
+  select e.r, exists (select 1 from account_category c where c.r = e.r and c.category_id in (1, 2, 4, 5))
+    as seed_category
+  from entity e where e.role = 'accomplice'
+);
+
+create table attack_member as
+with sized as (
+  select *,
+    getvariable('n_pairs') as pairs,
+    getvariable('n_pairs') + getvariable('n_fb_farms') * getvariable('fb_farm_size') as farms_end,
+    getvariable('n_pairs') + getvariable('n_fb_farms') * getvariable('fb_farm_size')
+      + getvariable('n_cliques') * getvariable('clique_size') as cliques_end
+  from accomplice
+)
+select r,
+  case when seed_category then 'bought_seed_follow' when idx < pairs then 'reciprocal_pair'
+       when idx < farms_end then 'follow_back_farm' else 'sybil_clique' end as kind,
+  case when seed_category then idx
+       when idx < pairs then getvariable('n_bought_seed') + idx
+       when idx < farms_end then getvariable('n_bought_seed') + pairs + (idx - pairs) // getvariable('fb_farm_size')
+       else getvariable('n_bought_seed') + pairs + getvariable('n_fb_farms')
+            + (idx - farms_end) // getvariable('clique_size')
+  end::INTEGER as attack_no
+from sized
+where (seed_category and idx < getvariable('n_bought_seed')) or (not seed_category and idx < cliques_end);
+
+create table attack as
+select distinct m.attack_no, m.kind, o.r as target_r, (getvariable('scan_window') - 2 - m.attack_no % 20)::INTEGER as born
+from attack_member m
+join ordinary o on o.idx = getvariable('n_lonely') + 2 * getvariable('n_farms') + m.attack_no;
 
 create table structure_edge as
 with member as (select r, role, role_index from entity where role is not null),
@@ -89,17 +130,33 @@ where t.idx = (f.idx + 3 * d.k + j.j) % 16
 union all
 select f.r, t.r, 0, d.d, 32767
 from bucket_follower f, bucket_day d, trend_target t
-where t.idx = (f.idx + 3 * d.k + 2) % 16;
+where t.idx = (f.idx + 3 * d.k + 2) % 16
+union all
+-- attacks: every accomplice follows its target (and nothing else but its clique) ...
+select m.r, a.target_r, a.born, 32767, 32767
+from attack_member m join attack a using (attack_no)
+union all
+-- ... pairs and farms are followed back ...
+select a.target_r, m.r, a.born, 32767, 32767
+from attack_member m join attack a using (attack_no)
+where m.kind in ('reciprocal_pair', 'follow_back_farm')
+union all
+-- ... and clique members follow each other
+select m.r, o.r, a.born, 32767, 32767
+from attack_member m join attack_member o using (attack_no) join attack a using (attack_no)
+where m.kind = 'sybil_clique' and m.r <> o.r;
 
 create table source as
 select r, account_id, role,
   case
     when role = 'bot' then 3 + rnd_int(r, 0, 54, 12)
+    when r in (select r from attack_member) then 0
     when role = 'ring' then 5 + rnd_int(r, 0, 54, 25)
     when rnd(r, 0, 55) < 0.01 then 0  -- an empty following list is a real, empty scan
     else least(getvariable('n_generic') // 2,
                round(getvariable('out_degree') * exp(0.9 * normal(r, 0, 56) - 0.405)))
   end::INTEGER as draws,
+  0.7 + 0.3 * quality as quality_share,
   list_sort(list_distinct(list_transform(
     range(case when rnd(r, 0, 57) < 0.55 then 0 when rnd(r, 0, 57) < 0.85 then 1
                when rnd(r, 0, 57) < 0.96 then 2 else 3 end),
@@ -119,13 +176,10 @@ create or replace macro edge_fate(u, n_sessions) as
        when n_sessions >= 2 and u < 0.075 then 'blip' when n_sessions >= 2 and u < 0.08 then 'refollow'
        else 'stable' end;
 
-
--- the fate of a random edge in a source with sessions: 5% new on a session day, 2% unfollowed on one, and with two
--- sessions or more 0.5% followed then unfollowed, 0.5% unfollowed then followed again
-create or replace macro edge_fate(u, n_sessions) as
-  case when n_sessions = 0 then 'stable' when u < 0.05 then 'new' when u < 0.07 then 'dropped'
-       when n_sessions >= 2 and u < 0.075 then 'blip' when n_sessions >= 2 and u < 0.08 then 'refollow'
-       else 'stable' end;
+-- how strongly the exponential half of the quality-driven follows prefers quality: the account at quality quantile p
+-- (0 = best) is drawn with probability ∝ exp(-quality_pull · p)
+set variable quality_pull = 4;
+set variable quality_order = (select list(r order by quality desc, r) from entity where r < getvariable('n_generic'));
 
 create table follow_edges as
 with random_edge as (
@@ -133,7 +187,13 @@ with random_edge as (
     list_transform(
       list_sort(list_distinct(list_filter(
         list_transform(range(s.draws),
-          j -> zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))),
+          j -> case when rnd(s.r, j, 110) >= s.quality_share
+                      then zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))
+                    when rnd(s.r, j, 112) < 0.5
+                      then getvariable('quality_order')[1 + zipf(rnd(s.r, j, 111), getvariable('n_generic'), getvariable('follow_zipf'))]
+                    else getvariable('quality_order')[1 + least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
+                           * -ln(1 - rnd(s.r, j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)]
+                    end),
         x -> x <> s.r))),
       x -> {'r': x, 'fate': edge_fate(rnd(s.r, x, 61), len(s.sessions)),
             'day': s.sessions[1 + rnd_int(s.r, x, 62, len(s.sessions))]}) as drawn

@@ -1,0 +1,20 @@
+-- score_changes.parquet — grain: one row per (account, days ∈ {7, 30}, smart follower that arrived or left since
+-- build date − days).
+-- columns: account_idx, platform_id, days, position (0-based within account and days, by |points| desc then
+--   follower_id), change ('arrived' | 'left'), follower_idx, follower_id, follower_is_seed,
+--   points (what the follower moved, 2 decimals: an arrival's points are what the account would lose without its
+--   share today, ≥ 0; a departure's are what its share would add today, negated, ≤ 0)
+-- sort: account_idx, days, position
+create or replace table score_changes as
+select
+  t.account_idx, c.target_id as platform_id, c.days,
+  (row_number() over (partition by c.target_id, c.days order by abs(c.points) desc, c.follower_id) - 1)::integer
+    as position,
+  c.change, f.account_idx as follower_idx, c.follower_id,
+  k.platform_id is not null as follower_is_seed,
+  round(c.points, 2) as points
+from int_score_changes c
+join int_accounts t on t.platform_id = c.target_id
+join int_accounts f on f.platform_id = c.follower_id
+left join int_score_seeds k on k.platform_id = c.follower_id
+order by t.account_idx, c.days, position;

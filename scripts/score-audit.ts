@@ -1,0 +1,257 @@
+/**
+ * Score audit (a benchmark, not a test): `npm run score:audit [-- --scale demo] [--seed 42] [--raw DIR]
+ * [--date YYYY-MM-DD] [--inert 500000]`.
+ *
+ * Scores a generated raw folder (generated into a temporary folder when `--raw` is not given) and attacked or
+ * cleaned copies of it, then prints what docs/score.md promises, each against its target:
+ * - per planted attack kind (`_truth.json` attacks): the targets' score and rank with the attack against a copy
+ *   without any attack, and for comparison a real endorsement (a seed of median standing follows the bought-follow
+ *   targets);
+ * - an inert flood: `--inert` accounts nobody follows added to accounts.parquet, and how far any score moves;
+ * - Spearman of the score with the planted quality and with the follower count, among monitored accounts;
+ * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
+ *   on both days.
+ * Only the score models run (staging, then pipeline/score.ts), not the whole build.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { openPipelineDb, queryRows, runSqlFile, setVariables, sqlString } from '../pipeline/duckdb.ts'
+import { addDays } from '../pipeline/build.ts'
+import { STAGING } from '../pipeline/models.ts'
+import { runScore } from '../pipeline/score.ts'
+import { generateRaw } from './generate/index.ts'
+import { withInertAccountsSql, withoutAttacksSql, type PlantedAttack } from './generate/attacks.ts'
+import { SCALES, type ScaleName } from './generate/scales.ts'
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: 'demo' },
+    seed: { type: 'string', default: '42' },
+    raw: { type: 'string' },
+    date: { type: 'string' },
+    inert: { type: 'string', default: '500000' },
+  },
+})
+
+/** The issue's targets ("Done when"). */
+const TARGET = {
+  boughtSeedPoints: 20,
+  boughtSeedTopShare: 0.1,
+  reciprocalPoints: 5,
+  inertPoints: 0.5,
+  spearmanQuality: 0.8,
+  dayToDayPoints: 0.5,
+}
+
+interface Truth {
+  end_date: string
+  quality: Record<string, number>
+  attacks: PlantedAttack[]
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'score-audit-'))
+process.once('exit', () => fs.rmSync(work, { recursive: true, force: true }))
+
+async function rawFolder(): Promise<string> {
+  if (values.raw) return path.resolve(values.raw)
+  if (!(values.scale! in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+  const outDir = path.join(work, 'raw')
+  const endDate = values.date ?? '2026-11-22'
+  await generateRaw({ scale: values.scale as ScaleName, seed: Number(values.seed), outDir, endDate })
+  return outDir
+}
+
+/** A copy of `raw` with one file rewritten by a query over it (`t` = the file). */
+async function rewrittenCopy(raw: string, name: string, file: string, select: string): Promise<string> {
+  const dir = path.join(work, name)
+  fs.cpSync(raw, dir, { recursive: true })
+  const db = await openPipelineDb()
+  try {
+    const target = path.join(dir, file)
+    await db.conn.run(`create table t as select * from read_parquet(${sqlString(target)});
+      copy (${select}) to ${sqlString(target)} (format parquet, compression zstd)`)
+  } finally {
+    db.close()
+  }
+  return dir
+}
+
+/** Run the score models on `raw` as of `date`; write the scores and the smart edges as `<name>_*.parquet`. */
+async function score(raw: string, date: string, name: string): Promise<number> {
+  const db = await openPipelineDb()
+  const started = Date.now()
+  try {
+    const { conn } = db
+    await setVariables(conn, { raw_dir: raw, build_date: { date } })
+    for (const model of STAGING) await runSqlFile(conn, `staging/${model}.sql`)
+    await runScore(conn, (layer, model) => runSqlFile(conn, `${layer}/${model}.sql`))
+    await conn.run(`copy (select s.platform_id, s.platform_score, s.rank, a.is_monitored, a.is_tracked,
+                                 a.followers_count
+                          from int_scores s join int_accounts a using (platform_id))
+                    to ${sqlString(path.join(work, `${name}_scores.parquet`))} (format parquet)`)
+    await conn.run(`copy (select source_id, target_id from int_smart_edges)
+                    to ${sqlString(path.join(work, `${name}_edges.parquet`))} (format parquet)`)
+    await conn.run(`copy (select platform_id, seed_trust from int_score_seeds)
+                    to ${sqlString(path.join(work, `${name}_seeds.parquet`))} (format parquet)`)
+  } finally {
+    db.close()
+  }
+  return Date.now() - started
+}
+
+async function analysis(conn: DuckDBConnection, truth: Truth): Promise<void> {
+  for (const name of ['base', 'clean', 'flood', 'before', 'endorsed']) {
+    await conn.run(`create view ${name} as select * from read_parquet(${sqlString(path.join(work, `${name}_scores.parquet`))})`)
+  }
+  for (const name of ['base', 'before']) {
+    await conn.run(`create view ${name}_edges as
+      select * from read_parquet(${sqlString(path.join(work, `${name}_edges.parquet`))})`)
+  }
+  const qualityFile = path.join(work, 'quality.ndjson')
+  fs.writeFileSync(qualityFile, Object.entries(truth.quality).map(([id, q]) => JSON.stringify({ id, q })).join('\n') + '\n')
+  await conn.run(`create table quality as select id::ubigint as platform_id, q::double as quality
+                  from read_json(${sqlString(qualityFile)}, columns = {id: 'VARCHAR', q: 'DOUBLE'})`)
+  const attacksFile = path.join(work, 'attacks.ndjson')
+  fs.writeFileSync(attacksFile, truth.attacks.map((a) => JSON.stringify({ kind: a.kind, target: a.target })).join('\n') + '\n')
+  await conn.run(`create table attack as select kind, target::ubigint as platform_id
+                  from read_json(${sqlString(attacksFile)}, columns = {kind: 'VARCHAR', target: 'VARCHAR'})`)
+}
+
+/** The seed whose endowment is the median among seeds with any: a real, ordinary endorser. */
+async function medianSeed(): Promise<string> {
+  const db = await openPipelineDb()
+  try {
+    const [row] = await queryRows(db.conn, `
+      select platform_id::varchar as id from read_parquet(${sqlString(path.join(work, 'base_seeds.parquet'))})
+      where seed_trust > 0 order by seed_trust, platform_id
+      limit 1 offset (select count(*) // 2 from read_parquet(${sqlString(path.join(work, 'base_seeds.parquet'))}) where seed_trust > 0)`)
+    return row.id as string
+  } finally {
+    db.close()
+  }
+}
+
+/** follow_scans.parquet (`t`) with `seed`'s latest scan on or before `date` also following the bought-follow targets. */
+function withFollowsSql(seed: string, date: string, truth: Truth): string {
+  const targets = truth.attacks.filter((a) => a.kind === 'bought_seed_follow').map((a) => `${a.target}::ubigint`)
+  return `select * replace (
+            if(account_id = ${seed}::ubigint and scan_date = (select max(scan_date) from t
+                 where account_id = ${seed}::ubigint and scan_date <= DATE '${date}'),
+               list_distinct(list_concat(following_ids, [${targets.join(', ')}])), following_ids) as following_ids)
+          from t`
+}
+
+function fmt(value: unknown, digits = 2): string {
+  return typeof value === 'number' ? value.toFixed(digits) : String(value)
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'met' : 'NOT MET'
+}
+
+/** Per attack kind: the targets' move with the attack against the copy without any; then a real endorsement. */
+async function reportAttacks(conn: DuckDBConnection, tracked: number): Promise<void> {
+  const top = `${TARGET.boughtSeedTopShare} * ${tracked}`
+  const attacks = await queryRows(conn, `
+    select k.kind, count(*) as targets,
+      median(b.platform_score - c.platform_score) as median_points, max(b.platform_score - c.platform_score) as max_points,
+      median(c.rank) as rank_without, median(b.rank) as rank_with, min(b.rank) as best_rank,
+      count(*) filter (where c.rank > ${top} and b.rank <= ${top}) as into_top
+    from attack k join base b using (platform_id) join clean c using (platform_id)
+    group by k.kind order by k.kind`)
+  console.log('\nattacks: target score and rank with the attack vs. without any attack (medians; worst case)')
+  for (const a of attacks) {
+    const topShare = `${TARGET.boughtSeedTopShare * 100}%`
+    const target = a.kind === 'sybil_clique' ? 'no target in the issue'
+      : a.kind === 'bought_seed_follow'
+        ? `median ≤ +${TARGET.boughtSeedPoints}, never into the top ${topShare}: `
+          + verdict(Number(a.median_points) <= TARGET.boughtSeedPoints && Number(a.into_top) === 0)
+        : `≤ +${TARGET.reciprocalPoints}: ${verdict(Number(a.max_points) <= TARGET.reciprocalPoints)}`
+    console.log(`  ${String(a.kind).padEnd(20)} ${a.targets} targets  Δscore median ${fmt(a.median_points)},`
+      + ` max ${fmt(a.max_points)}  rank ${a.rank_without} → ${a.rank_with} (best ${a.best_rank};`
+      + ` ${a.into_top} moved into the top ${topShare})  [${target}]`)
+  }
+  const [real] = await queryRows(conn, `
+    select median(e.platform_score - c.platform_score) as median_points, max(e.platform_score - c.platform_score) as max_points,
+      median(c.rank) as rank_without, median(e.rank) as rank_with
+    from attack k join endorsed e using (platform_id) join clean c using (platform_id)
+    where k.kind = 'bought_seed_follow'`)
+  console.log('  for comparison, a real endorsement: a seed of median standing also follows the same targets:'
+    + ` Δscore median ${fmt(real.median_points)}, max ${fmt(real.max_points)}, rank ${real.rank_without} → ${real.rank_with}`)
+}
+
+async function reportFlood(conn: DuckDBConnection, inert: number): Promise<void> {
+  const [flooded] = await queryRows(conn, `
+    select count(*) filter (where abs(f.platform_score - b.platform_score) > 0) as moved,
+      coalesce(max(abs(f.platform_score - b.platform_score)), 0) as max_points
+    from base b join flood f using (platform_id)`)
+  console.log(`\ninert flood: ${inert} accounts added; ${flooded.moved} scores moved, by at most ${fmt(flooded.max_points)}`
+    + `  [≤ ${TARGET.inertPoints}: ${verdict(Number(flooded.max_points) <= TARGET.inertPoints)}]`)
+}
+
+/** Spearman's correlation (average ranks for ties) among monitored accounts. */
+async function reportSpearman(conn: DuckDBConnection): Promise<void> {
+  const averageRank = (x: string) => `rank() over (order by ${x}) + (count(*) over (partition by ${x}) - 1) / 2`
+  const [rho] = await queryRows(conn, `
+    with m as (
+      select b.platform_score as s, b.followers_count as f, q.quality as q
+      from base b join quality q using (platform_id) where b.is_monitored
+    ),
+    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf from m)
+    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers from r`)
+  const met = Number(rho.quality) >= TARGET.spearmanQuality && Number(rho.quality) > Number(rho.followers)
+  console.log(`\nSpearman among ${rho.n} monitored accounts: with planted quality ${fmt(rho.quality, 3)},`
+    + ` with follower count ${fmt(rho.followers, 3)}  [quality ≥ ${TARGET.spearmanQuality} and above followers: ${verdict(met)}]`)
+}
+
+/** Accounts with the same smart followers on both days: how far their score moved. */
+async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
+  const [day] = await queryRows(conn, `
+    with today as (select target_id, list(source_id order by source_id) as f from base_edges group by target_id),
+    yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
+    unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f),
+    moves as (
+      select abs(b.platform_score - y.platform_score) as d
+      from unchanged u join base b using (platform_id) join before y using (platform_id)
+    )
+    select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
+      count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over
+    from moves`)
+  console.log(`\nday to day (${addDays(date, -1)} → ${date}): ${day.n} accounts with the same smart followers both days;`
+    + ` |Δscore| median ${fmt(day.p50, 3)}, p99 ${fmt(day.p99, 3)}, max ${fmt(day.max_points)};`
+    + ` ${day.over} moved ≥ ${TARGET.dayToDayPoints}  [< ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
+}
+
+async function main(): Promise<void> {
+  const raw = await rawFolder()
+  const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
+  const date = values.date ?? truth.end_date
+  const inert = Number(values.inert)
+  const clean = await rewrittenCopy(raw, 'clean', 'follow_scans.parquet', withoutAttacksSql(truth.attacks))
+  const flood = await rewrittenCopy(raw, 'flood', 'accounts.parquet', withInertAccountsSql(inert))
+  const ms = await score(raw, date, 'base')
+  const endorser = await medianSeed()
+  const endorsed = await rewrittenCopy(clean, 'endorsed', 'follow_scans.parquet', withFollowsSql(endorser, date, truth))
+  await score(endorsed, date, 'endorsed')
+  await score(clean, date, 'clean')
+  await score(flood, date, 'flood')
+  await score(raw, addDays(date, -1), 'before')
+
+  const db = await openPipelineDb()
+  try {
+    await analysis(db.conn, truth)
+    const tracked = Number((await queryRows(db.conn, 'select count(*) as n from base where is_tracked'))[0].n)
+    console.log(`score audit: raw ${raw}, date ${date}, ${tracked} tracked accounts, one scoring ${(ms / 1000).toFixed(1)} s`)
+    await reportAttacks(db.conn, tracked)
+    await reportFlood(db.conn, inert)
+    await reportSpearman(db.conn)
+    await reportDayToDay(db.conn, date)
+  } finally {
+    db.close()
+  }
+}
+
+await main()

@@ -1,0 +1,88 @@
+/**
+ * An independent floating-point model of the platform score (docs/score.md), for the score tests: plain numbers
+ * where the pipeline uses fixed-point integers in SQL, one loop over edges where the pipeline joins tables. It reads
+ * a published snapshot (smart_followers, account_categories, accounts) and returns every account's score and the
+ * share each follower passes it, so the tests compare the SQL with a computation that does not share its code.
+ */
+import path from 'node:path'
+import { SCORE_PARAMS } from '../pipeline/score.ts'
+import { readParquet } from './_fixtures.ts'
+
+export interface ScoreModel {
+  score: number[]
+  inflow: number[]
+  /** trust after the last step: (1 - alpha) · endowment + inflow */
+  trust: number[]
+  /** smart follows each account makes */
+  outdegree: number[]
+  /** share[target] = Map(follower → what it passed in the last step) */
+  shares: Map<number, number>[]
+  seeds: Set<number>
+  endowment: Map<number, number>
+}
+
+interface Edge {
+  from: number
+  to: number
+  reciprocal: boolean
+}
+
+/** The score's map from inflow (seed units) to points, before rounding. */
+export function pointsOf(inflow: number): number {
+  const { follower_cap: cap, scale_full_followers: full } = SCORE_PARAMS
+  return Math.min(1000, (1000 * Math.log(1 + inflow / cap)) / Math.log(1 + full))
+}
+
+/** What a follower with `trust` and `outdegree` passes to each account it follows. */
+export function shareOf(trust: number, outdegree: number): number {
+  const raw = (SCORE_PARAMS.alpha * trust) / outdegree
+  return SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap))
+}
+
+function propagate(n: number, edges: Edge[], seed: number[]) {
+  const outdegree = new Array(n).fill(0)
+  for (const e of edges) outdegree[e.from]++
+  let trust = [...seed]
+  let inflow: number[] = new Array(n).fill(0)
+  let echo = new Map<string, number>()
+  let shares: Map<number, number>[] = []
+  for (let i = 0; i < SCORE_PARAMS.iterations; i++) {
+    inflow = new Array(n).fill(0)
+    shares = Array.from({ length: n }, () => new Map<number, number>())
+    const nextEcho = new Map<string, number>()
+    for (const e of edges) {
+      const back = e.reciprocal ? (echo.get(`${e.to}>${e.from}`) ?? 0) : 0
+      const share = shareOf(Math.max(0, trust[e.from] - back), outdegree[e.from])
+      inflow[e.to] += share
+      shares[e.to].set(e.from, share)
+      if (e.reciprocal) nextEcho.set(`${e.from}>${e.to}`, share)
+    }
+    echo = nextEcho
+    trust = seed.map((s, v) => (1 - SCORE_PARAMS.alpha) * s + inflow[v])
+  }
+  return { inflow, shares, trust, outdegree }
+}
+
+/** The score of every account of a snapshot folder, by account_idx. */
+export async function modelScores(dir: string): Promise<ScoreModel> {
+  const accounts = await readParquet(path.join(dir, 'accounts.parquet'))
+  const follows = await readParquet(path.join(dir, 'smart_followers.parquet'), 'select follower_idx as f, target_idx as t from t')
+  const categories = await readParquet(path.join(dir, 'account_categories.parquet'))
+  const n = accounts.length
+  const pairs = new Set(follows.map((e) => `${e.f}>${e.t}`))
+  const edges: Edge[] = follows.map((e) => ({
+    from: e.f as number,
+    to: e.t as number,
+    reciprocal: pairs.has(`${e.t}>${e.f}`),
+  }))
+  const seeds = new Set(
+    categories
+      .filter((c) => SCORE_PARAMS.seed_categories.includes(c.category_id as number) && accounts[c.account_idx as number].is_smart)
+      .map((c) => c.account_idx as number),
+  )
+  const standing = propagate(n, edges, accounts.map((_, i) => (seeds.has(i) ? 1 : 0)))
+  const endowment = new Map([...seeds].map((s) => [s, 1 - Math.exp(-standing.inflow[s] / SCORE_PARAMS.full_standing)]))
+  const { inflow, shares, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
+  const score = inflow.map((x) => Math.round(pointsOf(x) * 100) / 100)
+  return { score, inflow, trust, outdegree, shares, seeds, endowment }
+}
