@@ -11,19 +11,18 @@
  * - Spearman of the score with the planted quality and with the follower count, among monitored accounts;
  * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
  *   on both days.
- * Only the score models run (staging, then pipeline/score.ts), not the whole build.
+ * Each copy is built from scratch as the nightly command builds it.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { openPipelineDb, queryRows, runSqlFile, setVariables, sqlString } from '../pipeline/duckdb.ts'
-import { addDays } from '../pipeline/build.ts'
-import { STAGING } from '../pipeline/models.ts'
-import { runScore } from '../pipeline/score.ts'
+import { addDays, buildSnapshot } from '../pipeline/build.ts'
+import { openPipelineDb, queryRows, sqlString } from '../pipeline/duckdb.ts'
 import { generateRaw } from './generate/index.ts'
 import { withInertAccountsSql, withoutAttacksSql, type PlantedAttack } from './generate/attacks.ts'
+import { rewriteRawFile } from './generate/rewrite.ts'
 import { SCALES, type ScaleName } from './generate/scales.ts'
 
 const { values } = parseArgs({
@@ -64,40 +63,35 @@ async function rawFolder(): Promise<string> {
   return outDir
 }
 
-/** A copy of `raw` with one file rewritten by a query over it (`t` = the file). */
+/** A copy of `raw` with one file rewritten by a query over it (`t` = the file; every day folder's). */
 async function rewrittenCopy(raw: string, name: string, file: string, select: string): Promise<string> {
   const dir = path.join(work, name)
   fs.cpSync(raw, dir, { recursive: true })
-  const db = await openPipelineDb()
-  try {
-    const target = path.join(dir, file)
-    await db.conn.run(`create table t as select * from read_parquet(${sqlString(target)});
-      copy (${select}) to ${sqlString(target)} (format parquet, compression zstd)`)
-  } finally {
-    db.close()
-  }
+  await rewriteRawFile(dir, file, select)
   return dir
 }
 
-/** Run the score models on `raw` as of `date`; write the scores and the smart edges as `<name>_*.parquet`. */
+/**
+ * Build `raw` as of `date` from scratch, as the nightly command does; keep its scores, smart edges and seeds as
+ * `<name>_*.parquet`.
+ */
 async function score(raw: string, date: string, name: string): Promise<number> {
-  const db = await openPipelineDb()
   const started = Date.now()
+  const snapshots = path.join(work, `${name}-snapshots`)
+  const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, rebuild: true })
+  const db = await openPipelineDb()
   try {
-    const { conn } = db
-    await setVariables(conn, { raw_dir: raw, build_date: { date } })
-    for (const model of STAGING) await runSqlFile(conn, `staging/${model}.sql`)
-    await runScore(conn, (layer, model) => runSqlFile(conn, `${layer}/${model}.sql`))
-    await conn.run(`copy (select s.platform_id, s.platform_score, s.rank, a.is_monitored, a.is_tracked,
-                                 a.followers_count
-                          from int_scores s join int_accounts a using (platform_id))
-                    to ${sqlString(path.join(work, `${name}_scores.parquet`))} (format parquet)`)
-    await conn.run(`copy (select source_id, target_id from int_smart_edges)
-                    to ${sqlString(path.join(work, `${name}_edges.parquet`))} (format parquet)`)
-    await conn.run(`copy (select platform_id, seed_trust from int_score_seeds)
-                    to ${sqlString(path.join(work, `${name}_seeds.parquet`))} (format parquet)`)
+    const file = (mart: string) => sqlString(path.join(dir, `${mart}.parquet`))
+    const out = (kind: string) => sqlString(path.join(work, `${name}_${kind}.parquet`))
+    await db.conn.run(`copy (select platform_id, platform_score, rank, is_monitored, is_tracked, followers_count
+                             from read_parquet(${file('accounts')})) to ${out('scores')} (format parquet)`)
+    await db.conn.run(`copy (select follower_id as source_id, target_id from read_parquet(${file('smart_followers')}))
+                       to ${out('edges')} (format parquet)`)
+    await db.conn.run(`copy (select platform_id, seed_endowment as seed_trust from read_parquet(${file('score_explanations')})
+                             where is_seed) to ${out('seeds')} (format parquet)`)
   } finally {
     db.close()
+    fs.rmSync(snapshots, { recursive: true, force: true })
   }
   return Date.now() - started
 }

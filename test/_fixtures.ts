@@ -8,6 +8,7 @@ import path from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { RAW_FILES } from '../pipeline/raw-contract.ts'
 import { sqlString } from '../pipeline/duckdb.ts'
+import { rewriteRawFile } from '../scripts/generate/rewrite.ts'
 
 export const BUILD_DATE = '2026-11-22'
 
@@ -193,19 +194,8 @@ export async function flattenRaw(dailyDir: string, dir = tempDir('raw-flat')): P
   return dir
 }
 
-/** Rewrite one raw file of `dir` in place with a DuckDB query over it (`t` = the current file). */
-export async function rewriteRaw(dir: string, file: string, select: string): Promise<void> {
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  const target = path.join(dir, file)
-  try {
-    await conn.run(`create table t as select * from read_parquet(${sqlString(target)});
-      copy (${select}) to ${sqlString(target)} (format parquet)`)
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
-}
+/** Rewrite one raw file of `dir` in place (every day folder's, in the daily layout): see `rewriteRawFile`. */
+export const rewriteRaw = rewriteRawFile
 
 /** A copy of a raw folder in a fresh temporary directory. */
 export function copyRaw(dir: string): string {
