@@ -221,6 +221,44 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
       'source_idx',
       { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', day('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
     ],
+    [
+      'score_explanations',
+      'account_idx',
+      Object.fromEntries([
+        ...['audience', 'seed_share', 'top_follower_share', 'top3_share'].map((c) => [c, ['f64', `${c}::DOUBLE`]]),
+        ...['smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers'].map(
+          (c) => [c, ['u32', `${c}::DOUBLE`]],
+        ),
+        ['is_seed', ['u8', 'is_seed::INTEGER']],
+        // NULL (not a seed; no stored score that day) as NaN
+        ...['seed_standing', 'seed_endowment', 'score_7d_ago', 'score_change_7d', 'other_points_7d', 'score_30d_ago',
+          'score_change_30d', 'other_points_30d'].map((c) => [c, ['f64', `coalesce(${c}::DOUBLE, 'NaN'::DOUBLE)`]]),
+        ...['arrived_7d', 'left_7d', 'arrived_30d', 'left_30d'].map((c) => [c, ['u32', `${c}::DOUBLE`]]),
+        ...['arrived_points_7d', 'left_points_7d', 'arrived_points_30d', 'left_points_30d'].map((c) => [c, ['f64', `${c}::DOUBLE`]]),
+      ]) as Record<string, [ColumnType, string]>,
+    ],
+    [
+      'score_contributors',
+      'account_idx',
+      {
+        follower_idx: ['i32', 'follower_idx::INTEGER'],
+        points: ['f64', 'points::DOUBLE'],
+        share: ['f64', 'share::DOUBLE'],
+        follower_is_seed: ['u8', 'follower_is_seed::INTEGER'],
+        reciprocal: ['u8', 'reciprocal::INTEGER'],
+      },
+    ],
+    [
+      'score_changes',
+      'account_idx',
+      {
+        days: ['u8', 'days::INTEGER'],
+        arrived: ['u8', "(change = 'arrived')::INTEGER"],
+        follower_idx: ['i32', 'follower_idx::INTEGER'],
+        follower_is_seed: ['u8', 'follower_is_seed::INTEGER'],
+        points: ['f64', 'points::DOUBLE'],
+      },
+    ],
     ...['mentions', 'smart_mentions'].map((table): [string, string, Record<string, [ColumnType, string]>] => [
       table,
       'target_idx',

@@ -21,6 +21,7 @@ import getPlatformScore from './get-platform-score.ts'
 import getPlatformScoresDiff from './get-platform-scores-diff.ts'
 import getPlatformTopFollowers from './get-platform-top-followers.ts'
 import getScoreDiff from './get-score-diff.ts'
+import getScoreExplanation from './get-score-explanation.ts'
 import getScoreHistory from './get-score-history.ts'
 import getSmartFollows from './get-smart-follows.ts'
 import getSmartMentions from './get-smart-mentions.ts'
@@ -36,6 +37,7 @@ export const operations: Operation[] = [
   // Scores
   bulkScoresCheck,
   getPlatformScore,
+  getScoreExplanation,
   // Scores, History
   getScoreHistory,
   getScoreDiff,

@@ -9,12 +9,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
 import { openServingFiles, type ServingFiles } from './serving-files.ts'
+import { EXPLANATION_COLUMNS } from './types.ts'
 import type {
   Accounts,
   AccountLabels,
   Mentions,
   PreviousUsernames,
   Reference,
+  ScoreExplanations,
   SmartFollowsItem,
   SmartFollowsList,
   Snapshot,
@@ -121,6 +123,27 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       day: disk('score_history.day', 'u16'),
       platformScore: disk('score_history.platform_score', 'f64'),
       rank: disk('score_history.rank', 'i32'),
+    },
+    scoreExplanations: {
+      components: Object.fromEntries(
+        Object.entries(EXPLANATION_COLUMNS).map(([name, type]) => [name, disk(`score_explanations.${name}`, type)]),
+      ) as ScoreExplanations['components'],
+      contributors: {
+        offsets: offsets('score_contributors'),
+        followerIdx: disk('score_contributors.follower_idx', 'i32'),
+        points: disk('score_contributors.points', 'f64'),
+        share: disk('score_contributors.share', 'f64'),
+        followerIsSeed: disk('score_contributors.follower_is_seed', 'u8'),
+        reciprocal: disk('score_contributors.reciprocal', 'u8'),
+      },
+      changes: {
+        offsets: offsets('score_changes'),
+        days: disk('score_changes.days', 'u8'),
+        arrived: disk('score_changes.arrived', 'u8'),
+        followerIdx: disk('score_changes.follower_idx', 'i32'),
+        followerIsSeed: disk('score_changes.follower_is_seed', 'u8'),
+        points: disk('score_changes.points', 'f64'),
+      },
     },
     trending: trendingLists(files),
     topResearched: topResearchedLists(reference.top_researched),

@@ -187,6 +187,59 @@ export interface ScoreHistory extends Adjacency {
   rank: DiskColumn<'i32'>
 }
 
+/** The columns of score_explanations.parquet the server reads (one row per account; NaN for NULL). */
+export const EXPLANATION_COLUMNS = {
+  audience: 'f64',
+  smart_followers: 'u32',
+  trusted_followers: 'u32',
+  saturated_followers: 'u32',
+  reciprocal_followers: 'u32',
+  seed_followers: 'u32',
+  seed_share: 'f64',
+  top_follower_share: 'f64',
+  top3_share: 'f64',
+  is_seed: 'u8',
+  seed_standing: 'f64',
+  seed_endowment: 'f64',
+  score_7d_ago: 'f64',
+  score_change_7d: 'f64',
+  arrived_7d: 'u32',
+  left_7d: 'u32',
+  arrived_points_7d: 'f64',
+  left_points_7d: 'f64',
+  other_points_7d: 'f64',
+  score_30d_ago: 'f64',
+  score_change_30d: 'f64',
+  arrived_30d: 'u32',
+  left_30d: 'u32',
+  arrived_points_30d: 'f64',
+  left_points_30d: 'f64',
+  other_points_30d: 'f64',
+} as const
+export type ExplanationColumn = keyof typeof EXPLANATION_COLUMNS
+
+/** The score's explanation files, each grouped by account (on disk: `offsets` in memory). */
+export interface ScoreExplanations {
+  /** score_explanations.parquet: one row per account. */
+  components: { [C in ExplanationColumn]: DiskColumn<(typeof EXPLANATION_COLUMNS)[C]> }
+  /** score_contributors.parquet: the followers passing the most trust, biggest share first. */
+  contributors: Adjacency & {
+    followerIdx: DiskColumn<'i32'>
+    points: DiskColumn<'f64'>
+    share: DiskColumn<'f64'>
+    followerIsSeed: DiskColumn<'u8'>
+    reciprocal: DiskColumn<'u8'>
+  }
+  /** score_changes.parquet: per account, its 7-day rows then its 30-day rows, each by |points| desc. */
+  changes: Adjacency & {
+    days: DiskColumn<'u8'>
+    arrived: DiskColumn<'u8'>
+    followerIdx: DiskColumn<'i32'>
+    followerIsSeed: DiskColumn<'u8'>
+    points: DiskColumn<'f64'>
+  }
+}
+
 /** One list of trending.parquet (one days × metric): rows in rank order (growth desc, platform_id asc). */
 export interface TrendingList {
   accountIdx: Int32Array
@@ -231,6 +284,7 @@ export interface Snapshot {
   tweets: Tweets
   mentions: Mentions
   scoreHistory: ScoreHistory
+  scoreExplanations: ScoreExplanations
   /** key `${days}:${metric}` (days 1|7|30, metric smart_followers|score); a missing key is an empty list */
   trending: Map<string, TrendingList>
   /** key days (1|7|30); a missing key is an empty list */
