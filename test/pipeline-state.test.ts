@@ -149,4 +149,17 @@ State('lookups :: complete lookup files are folded into the state and deleted; t
   assert.equal(await queryState(snapshots, 'select lookups from st.lookup_counts'), [{ lookups: "2" }])
 })
 
+State('retention :: pruning raw days keeps the newest folder on or before the date; a later gap day still builds', async () => {
+  const raw = await writeDailyRaw(tempDir('state-prune-raw'), baseRaw(), ['2026-11-19', '2026-11-20', '2026-11-21'])
+  const snapshots = tempDir('state-prune')
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21', pruneRaw: true })
+  assert.equal(fs.readdirSync(raw), ['2026-11-21'])
+  // 11-22 and 11-23 were not delivered: both nights read the reference tables of 11-21 and keep the follow state
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22', pruneRaw: true })
+  const gap = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23', pruneRaw: true })
+  assert.equal(fs.readdirSync(raw), ['2026-11-21'])
+  const rows = await readParquet(path.join(gap.dir, 'smart_followers.parquet'), 'select count(*)::integer as n from t')
+  assert.ok((rows[0].n as number) > 0)
+})
+
 State.run()
