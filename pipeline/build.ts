@@ -48,7 +48,8 @@ export interface BuildOptions {
   backfillDays?: number
   /** fold every raw day up to `date` from scratch instead of continuing from the state of the day before */
   rebuild?: boolean
-  /** after publishing, delete the raw day folders before `date` (all folded into the state) */
+  /** after publishing, delete the raw day folders before `date` (all folded into the state; the newest folder on or
+   * before `date` is kept for its reference tables) */
   pruneRaw?: boolean
   /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; complete days are folded and deleted */
   lookupsDir?: string
@@ -315,11 +316,15 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** Delete the raw day folders before `date` (every one is folded into the state once a build of `date` published). */
+/**
+ * Delete the raw day folders before `date` (every one is folded into the state once a build of `date` published),
+ * but for the newest folder on or before `date`, whose reference tables a gap day after it reads.
+ */
 function pruneRawDays(rawDir: string, date: string): string[] {
   const layout = rawLayout(rawDir)
   if (layout.kind !== 'daily') return []
-  const pruned = layout.days.filter((d) => d < date)
+  const reference = referenceDay(layout, date)
+  const pruned = layout.days.filter((d) => d < date && d !== reference)
   for (const day of pruned) fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
   return pruned
 }

@@ -1,6 +1,6 @@
 /**
  * The state carried between nights (docs/pipeline.md): nightly builds over day folders equal a fold of the same days
- * from scratch, mart for mart and row for row; a rerun gives the same rows; a missing raw day is a gap that keeps
+ * from scratch, and an import of the same days in the single-folder layout, mart for mart and row for row; a rerun gives the same rows; a missing raw day is a gap that keeps
  * the state of accounts not scanned; missed days are replayed in order; a build killed after committing its day but
  * before publishing leaves the state of the day before and `current` as they were.
  */
@@ -12,7 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { baseRaw, daysBetween, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
 
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
 const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
@@ -64,6 +64,14 @@ State('incremental :: thirteen nights equal one fold of the same days from scrat
   assert.equal(days.map((d) => d.day), DAYS)
   assert.ok(days.every((d) => d.published))
   assert.equal(days.map((d) => d.kind), ['import', ...DAYS.slice(1).map(() => 'night')])
+})
+
+State('import :: the single-folder layout of the same days imports to the same snapshot (the one-time backfill)', async () => {
+  const last = await built
+  const single = await flattenRaw(await daily)
+  const imported = await buildSnapshot({ rawDir: single, snapshotsDir: tempDir('state-import'), date: DAYS.at(-1)!, backfillDays: DAYS.length - 1 })
+  assert.is(imported.manifest.state.mode, 'import')
+  assertSameMarts(await marts(imported.dir), await marts(last.dir))
 })
 
 State('rerun :: building a day again from the state of the day before gives the same rows', async () => {
@@ -144,6 +152,19 @@ State('lookups :: complete lookup files are folded into the state and deleted; t
   assert.equal(await top(second.dir), await top(first.dir))
   assert.equal(await top(first.dir), [{ days: 7, platform_id: id(4), lookups: "2" }, { days: 30, platform_id: id(4), lookups: "2" }])
   assert.equal(await queryState(snapshots, 'select lookups from st.lookup_counts'), [{ lookups: "2" }])
+})
+
+State('retention :: pruning raw days keeps the newest folder on or before the date; a later gap day still builds', async () => {
+  const raw = await writeDailyRaw(tempDir('state-prune-raw'), baseRaw(), ['2026-11-19', '2026-11-20', '2026-11-21'])
+  const snapshots = tempDir('state-prune')
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21', pruneRaw: true })
+  assert.equal(fs.readdirSync(raw), ['2026-11-21'])
+  // 11-22 and 11-23 were not delivered: both nights read the reference tables of 11-21 and keep the follow state
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22', pruneRaw: true })
+  const gap = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23', pruneRaw: true })
+  assert.equal(fs.readdirSync(raw), ['2026-11-21'])
+  const rows = await readParquet(path.join(gap.dir, 'smart_followers.parquet'), 'select count(*)::integer as n from t')
+  assert.ok((rows[0].n as number) > 0)
 })
 
 State.run()
