@@ -11,12 +11,11 @@ import { defineOperation } from './define.ts'
 /** Followers listed per window (the largest moves); `arrived` and `left` count them all. */
 export const CHANGES_LISTED = 20
 
-const follower = {
-  platform_id: id(),
-  username: string(),
-  name: nullable(string()),
-  platform_score: score(),
-}
+const COUNTS = ['smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers'] as const
+const SHARES = ['seed_share', 'top_follower_share', 'top3_share'] as const
+const SEED = ['seed_standing', 'seed_endowment'] as const
+
+const follower = { platform_id: id(), username: string(), name: nullable(string()), platform_score: score() }
 const windowSchema = object({
   days: integer(),
   score_ago: nullable(score()),
@@ -28,6 +27,8 @@ const windowSchema = object({
   other_points: nullable(number()),
   followers: array(object({ change: string({ enum: ['arrived', 'left'] }), ...follower, is_seed: boolean(), points: number() })),
 })
+const fields = (names: readonly string[], schema: () => Record<string, unknown>) =>
+  Object.fromEntries(names.map((name) => [name, schema()]))
 
 export default defineOperation({
   name: 'get_score_explanation',
@@ -43,17 +44,10 @@ export default defineOperation({
     rank: nullable(integer({ minimum: 1 })),
     components: object({
       audience: number({ minimum: 0 }),
-      smart_followers: integer({ minimum: 0 }),
-      trusted_followers: integer({ minimum: 0 }),
-      saturated_followers: integer({ minimum: 0 }),
-      reciprocal_followers: integer({ minimum: 0 }),
-      seed_followers: integer({ minimum: 0 }),
-      seed_share: number({ minimum: 0, maximum: 1 }),
-      top_follower_share: number({ minimum: 0, maximum: 1 }),
-      top3_share: number({ minimum: 0, maximum: 1 }),
+      ...fields(COUNTS, () => integer({ minimum: 0 })),
+      ...fields(SHARES, () => number({ minimum: 0, maximum: 1 })),
       is_seed: boolean(),
-      seed_standing: nullable(number()),
-      seed_endowment: nullable(number()),
+      ...fields(SEED, () => nullable(number())),
     }),
     top_contributors: array(object({ ...follower, points: number(), share: number(), is_seed: boolean(), reciprocal: boolean() })),
     changes: object({ week: windowSchema, month: windowSchema }),
@@ -62,17 +56,30 @@ export default defineOperation({
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
     const a = snapshot.accounts
-    const { components: c, contributors } = snapshot.scoreExplanations
-    const value = (column: ExplanationColumn) => Number(c[column].at(idx))
+    const { components, contributors } = snapshot.scoreExplanations
+    // NULL is stored as NaN
+    const value = (column: ExplanationColumn) => Number(components[column].at(idx))
     const orNull = (column: ExplanationColumn) => (Number.isNaN(value(column)) ? null : value(column))
-    const first = contributors.offsets[idx]
-    const end = contributors.offsets[idx + 1]
-    const columns = {
-      followerIdx: contributors.followerIdx.read(first, end),
-      points: contributors.points.read(first, end),
-      share: contributors.share.read(first, end),
-      seed: contributors.followerIsSeed.read(first, end),
-      reciprocal: contributors.reciprocal.read(first, end),
+    const pick = (names: readonly ExplanationColumn[], read: typeof value | typeof orNull) =>
+      Object.fromEntries(names.map((name) => [name, read(name)]))
+    const [first, end] = [contributors.offsets[idx], contributors.offsets[idx + 1]]
+    const points = contributors.points.read(first, end)
+    const share = contributors.share.read(first, end)
+    const seed = contributors.followerIsSeed.read(first, end)
+    const reciprocal = contributors.reciprocal.read(first, end)
+    const window = (days: 7 | 30) => {
+      const column = (name: string) => name.replace('N', String(days)) as ExplanationColumn
+      return {
+        days,
+        score_ago: orNull(column('score_Nd_ago')),
+        score_change: orNull(column('score_change_Nd')),
+        arrived: value(column('arrived_Nd')),
+        left: value(column('left_Nd')),
+        arrived_points: value(column('arrived_points_Nd')),
+        left_points: value(column('left_points_Nd')),
+        other_points: orNull(column('other_points_Nd')),
+        followers: changedFollowers(snapshot, idx, days),
+      }
     }
     return {
       success: true,
@@ -80,31 +87,15 @@ export default defineOperation({
       username: a.username[idx],
       platform_score: a.platformScore[idx],
       rank: a.rank[idx] || null,
-      components: {
-        audience: value('audience'),
-        smart_followers: value('smart_followers'),
-        trusted_followers: value('trusted_followers'),
-        saturated_followers: value('saturated_followers'),
-        reciprocal_followers: value('reciprocal_followers'),
-        seed_followers: value('seed_followers'),
-        seed_share: value('seed_share'),
-        top_follower_share: value('top_follower_share'),
-        top3_share: value('top3_share'),
-        is_seed: value('is_seed') === 1,
-        seed_standing: orNull('seed_standing'),
-        seed_endowment: orNull('seed_endowment'),
-      },
-      top_contributors: Array.from(columns.followerIdx, (f, i) => ({
+      components: { audience: value('audience'), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
+      top_contributors: Array.from(contributors.followerIdx.read(first, end), (f, i) => ({
         ...followerOf(snapshot, f),
-        points: columns.points[i],
-        share: columns.share[i],
-        is_seed: columns.seed[i] === 1,
-        reciprocal: columns.reciprocal[i] === 1,
+        points: points[i],
+        share: share[i],
+        is_seed: seed[i] === 1,
+        reciprocal: reciprocal[i] === 1,
       })),
-      changes: {
-        week: changeWindow(snapshot, idx, 7, { orNull, value }),
-        month: changeWindow(snapshot, idx, 30, { orNull, value }),
-      },
+      changes: { week: window(7), month: window(30) },
     }
   },
 })
@@ -114,38 +105,21 @@ function followerOf(snapshot: Snapshot, f: number) {
   return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f], platform_score: a.platformScore[f] }
 }
 
-type Read = { value: (column: ExplanationColumn) => number; orNull: (column: ExplanationColumn) => number | null }
-
-/** One look-back: its summary from the components, and its largest moves from score_changes. */
-function changeWindow(snapshot: Snapshot, idx: number, days: 7 | 30, { value, orNull }: Read) {
+/** The window's largest moves from score_changes (an account's 7-day rows, then its 30-day rows, by |points|). */
+function changedFollowers(snapshot: Snapshot, idx: number, days: 7 | 30) {
   const changes = snapshot.scoreExplanations.changes
   const first = changes.offsets[idx]
-  const end = changes.offsets[idx + 1]
-  const windowDays = changes.days.read(first, end)
+  const windowDays = changes.days.read(first, changes.offsets[idx + 1])
   const count = windowDays.filter((d) => d === days).length
   const start = count === 0 ? first : first + windowDays.indexOf(days)
-  const listed = Math.min(count, CHANGES_LISTED)
-  const rows = {
-    arrived: changes.arrived.read(start, start + listed),
-    followerIdx: changes.followerIdx.read(start, start + listed),
-    seed: changes.followerIsSeed.read(start, start + listed),
-    points: changes.points.read(start, start + listed),
-  }
-  const column = (name: string) => name.replace('N', String(days)) as ExplanationColumn
-  return {
-    days,
-    score_ago: orNull(column('score_Nd_ago')),
-    score_change: orNull(column('score_change_Nd')),
-    arrived: value(column('arrived_Nd')),
-    left: value(column('left_Nd')),
-    arrived_points: value(column('arrived_points_Nd')),
-    left_points: value(column('left_points_Nd')),
-    other_points: orNull(column('other_points_Nd')),
-    followers: Array.from(rows.followerIdx, (f, i) => ({
-      change: rows.arrived[i] === 1 ? 'arrived' : 'left',
-      ...followerOf(snapshot, f),
-      is_seed: rows.seed[i] === 1,
-      points: rows.points[i],
-    })),
-  }
+  const end = start + Math.min(count, CHANGES_LISTED)
+  const arrived = changes.arrived.read(start, end)
+  const seed = changes.followerIsSeed.read(start, end)
+  const points = changes.points.read(start, end)
+  return Array.from(changes.followerIdx.read(start, end), (f, i) => ({
+    change: arrived[i] === 1 ? 'arrived' : 'left',
+    ...followerOf(snapshot, f),
+    is_seed: seed[i] === 1,
+    points: points[i],
+  }))
 }
