@@ -12,20 +12,6 @@ import { rewriteRawFile } from '../scripts/generate/rewrite.ts'
 
 export const BUILD_DATE = '2026-11-22'
 
-/** The serving sidecars a snapshot's load writes under `.serving/<snapshot>/`, sorted. */
-export const SERVING_FILES = [
-  'account_descriptions.bin',
-  'account_profile_images.bin',
-  'categorized_followers_count.bin',
-  'followers_count_history.bin',
-  'mentions.bin',
-  'score_history.bin',
-  'smart_followers.bin',
-  'smart_mentions.bin',
-  'tweet_texts.bin',
-  'tweets.bin',
-]
-
 /** Account number k → a platform id above 2^53 (decimal string). */
 export const id = (k: number): string => (18000000000000000000n + BigInt(k)).toString()
 /** Index of account k in accounts.parquet (ids sort like k; accounts 1..14 are all present). */
