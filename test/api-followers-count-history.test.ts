@@ -42,6 +42,16 @@ History('period :: every value, case-insensitive; unknown values fall back to 30
   }
 })
 
+History('period :: names of JavaScript object members (constructor, __proto__, toString) are unknown values: 30 days', async () => {
+  const { get } = await setup()
+  const { a } = await pickAccounts()
+  const rows = await expected(a.id, 30)
+  for (const period of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    const res = await get('followers_count_history', { platform_id: a.id, period, size: 30 })
+    assert.is(res.body.total, rows.length, period)
+  }
+})
+
 History('unmonitored :: an account known only as a follower has an empty list and total 0', async () => {
   const { get, query } = await setup()
   const [outsider] = await query(`SELECT platform_id::VARCHAR AS id FROM accounts WHERE NOT is_monitored ORDER BY platform_id LIMIT 1`)
