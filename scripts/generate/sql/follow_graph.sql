@@ -179,25 +179,34 @@ create or replace macro edge_fate(u, n_sessions) as
 -- how strongly the exponential half of the quality-driven follows prefers quality: the account at quality quantile p
 -- (0 = best) is drawn with probability ∝ exp(-quality_pull · p)
 set variable quality_pull = 4;
-set variable quality_order = (select list(r order by quality desc, r) from entity where r < getvariable('n_generic'));
+-- the accounts in quality order (pos 1 = best): a follow by quality draws a position, then joins to its account
+create or replace table quality_order as
+select row_number() over (order by quality desc, r) as pos, r from entity where r < getvariable('n_generic');
 
 create table follow_edges as
-with random_edge as (
+with draw as (
+  select r, j, rnd(r, j, 110) >= quality_share as by_popularity
+  from (select r, quality_share, unnest(range(draws)) as j from source)
+),
+picked as (
+  select d.r, coalesce(q.r, zipf(rnd(d.r, d.j, 63), getvariable('n_generic'), getvariable('follow_zipf'))) as x
+  from draw d
+  left join quality_order q on not d.by_popularity and q.pos = 1 + case
+    when rnd(d.r, d.j, 112) < 0.5 then zipf(rnd(d.r, d.j, 111), getvariable('n_generic'), getvariable('follow_zipf'))
+    else least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
+           * -ln(1 - rnd(d.r, d.j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)
+    end
+),
+drawn as (
+  select r, list_sort(list_distinct(list(x))) as xs from picked where x <> r group by r
+),
+random_edge as (
   select s.r, s.sessions, s.extra_days,
-    list_transform(
-      list_sort(list_distinct(list_filter(
-        list_transform(range(s.draws),
-          j -> case when rnd(s.r, j, 110) >= s.quality_share
-                      then zipf(rnd(s.r, j, 63), getvariable('n_generic'), getvariable('follow_zipf'))
-                    when rnd(s.r, j, 112) < 0.5
-                      then getvariable('quality_order')[1 + zipf(rnd(s.r, j, 111), getvariable('n_generic'), getvariable('follow_zipf'))]
-                    else getvariable('quality_order')[1 + least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
-                           * -ln(1 - rnd(s.r, j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)]
-                    end),
-        x -> x <> s.r))),
+    list_transform(coalesce(d.xs, []),
       x -> {'r': x, 'fate': edge_fate(rnd(s.r, x, 61), len(s.sessions)),
             'day': s.sessions[1 + rnd_int(s.r, x, 62, len(s.sessions))]}) as drawn
   from source s
+  left join drawn d using (r)
 ),
 structure as (
   select src as r,
