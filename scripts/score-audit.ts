@@ -128,7 +128,7 @@ async function medianSeed(): Promise<string> {
   }
 }
 
-/** follow_scans.parquet (`t`) with `seed`'s latest scan on or before `date` also following the bought-follow targets. */
+/** follow_scans.parquet (`t`, one day folder's) with `seed`'s scan also following the bought-follow targets. */
 function withFollowsSql(seed: string, date: string, truth: Truth): string {
   const targets = truth.attacks.filter((a) => a.kind === 'bought_seed_follow').map((a) => `${a.target}::ubigint`)
   return `select * replace (

@@ -233,7 +233,7 @@ function countRequest(metrics: Metrics, event: H3Event): void {
 /** The Prometheus text of every metric. */
 export async function metricsBody(metrics: Metrics, event: H3Event): Promise<string> {
   event.res.headers.set('content-type', metrics.registry.contentType)
-  return metrics.registry.metrics()
+  return metrics.scrape()
 }
 
 /**

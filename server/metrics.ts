@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { BUILD_STATUS_FILE, type BuildStatus } from '../pipeline/build-status.ts'
 
 /** The served snapshot as the metrics see it. */
 export interface ServedSnapshot {
@@ -18,7 +19,7 @@ export interface ServedSnapshot {
 
 export interface MetricsOptions {
   snapshot: () => ServedSnapshot
-  /** Where the nightly build writes `last-build.json` (`pipeline/build-status.ts`). */
+  /** Where the nightly build writes `last-build.json` (`pipeline/build-status.ts`), read once per scrape. */
   snapshotsDir: string
 }
 
@@ -27,6 +28,8 @@ export type Outcome = 'ok' | string
 
 export interface Metrics {
   registry: Registry
+  /** The Prometheus text of every metric. */
+  scrape(): Promise<string>
   /** One answered API request: its operation, outcome and time from arrival to the body. */
   request(operation: string, outcome: Outcome, seconds: number): void
   /** One response-cache lookup of a cacheable operation. */
@@ -83,14 +86,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
       if (builtAt !== null) this.set((Date.now() - builtAt) / 1000)
     },
   })
+  let build: BuildStatus | null = null
   const lastBuild = (name: string, help: string, read: (status: BuildStatus) => number) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       collect() {
-        const status = readBuildStatus(options.snapshotsDir)
-        if (status) this.set(read(status))
+        if (build) this.set(read(build))
       },
     })
   lastBuild('pipeline_last_build_success', 'Whether the last nightly build published (1) or failed (0).', (s) =>
@@ -103,6 +106,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   return {
     registry,
+    scrape() {
+      build = readBuildStatus(options.snapshotsDir)
+      return registry.metrics()
+    },
     request(operation, outcome, seconds) {
       requests.inc({ operation, code: outcome })
       duration.observe({ operation }, seconds)
@@ -114,16 +121,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
   }
 }
 
-/** What `pipeline/build-status.ts` writes to `<snapshots>/last-build.json` at the end of every build. */
-interface BuildStatus {
-  outcome: 'published' | 'failed'
-  finished_at: string
-  duration_ms: number
-}
-
 function readBuildStatus(snapshotsDir: string): BuildStatus | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'last-build.json'), 'utf8')) as BuildStatus
+    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, BUILD_STATUS_FILE), 'utf8')) as BuildStatus
   } catch {
     return null
   }

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DuckDBConnection } from '@duckdb/node-api'
+import { addDays } from '../../pipeline/build.ts'
 import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
 import { log } from '../../log/logger.ts'
 import { progress } from '../../log/progress.ts'
@@ -110,12 +111,6 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   replaceDir(tmpDir, outDir)
   log.info('generate.done', { out: outDir, ms: Date.now() - started })
   return { outDir, counts }
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
 }
 
 function readSql(file: string): string {

@@ -8,17 +8,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { openPipelineDb, sqlString } from '../../pipeline/duckdb.ts'
-import { DAY_FOLDER } from '../../pipeline/raw-days.ts'
+import { rawLayout } from '../../pipeline/raw-days.ts'
 
 export async function rewriteRawFile(dir: string, file: string, select: string): Promise<void> {
-  const single = path.join(dir, file)
-  const targets = fs.existsSync(single)
-    ? [single]
-    : fs
-        .readdirSync(dir)
-        .filter((day) => DAY_FOLDER.test(day))
-        .map((day) => path.join(dir, day, file))
-        .filter((f) => fs.existsSync(f))
+  const layout = rawLayout(dir)
+  const targets = (layout.kind === 'daily' ? layout.days.map((day) => path.join(layout.root, day, file)) : [path.join(dir, file)])
+    .filter((f) => fs.existsSync(f))
   const db = await openPipelineDb()
   try {
     for (const target of targets) {

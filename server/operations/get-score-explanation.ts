@@ -59,7 +59,10 @@ export default defineOperation({
     const { components, contributors } = snapshot.scoreExplanations
     // NULL is stored as NaN
     const value = (column: ExplanationColumn) => Number(components[column].at(idx))
-    const orNull = (column: ExplanationColumn) => (Number.isNaN(value(column)) ? null : value(column))
+    const orNull = (column: ExplanationColumn) => {
+      const v = value(column)
+      return Number.isNaN(v) ? null : v
+    }
     const pick = (names: readonly ExplanationColumn[], read: typeof value | typeof orNull) =>
       Object.fromEntries(names.map((name) => [name, read(name)]))
     const [first, end] = [contributors.offsets[idx], contributors.offsets[idx + 1]]
@@ -67,6 +70,8 @@ export default defineOperation({
     const share = contributors.share.read(first, end)
     const seed = contributors.followerIsSeed.read(first, end)
     const reciprocal = contributors.reciprocal.read(first, end)
+    const changes = snapshot.scoreExplanations.changes
+    const changeDays = changes.days.read(changes.offsets[idx], changes.offsets[idx + 1])
     const window = (days: 7 | 30) => {
       const column = (name: string) => name.replace('N', String(days)) as ExplanationColumn
       return {
@@ -78,7 +83,7 @@ export default defineOperation({
         arrived_points: value(column('arrived_points_Nd')),
         left_points: value(column('left_points_Nd')),
         other_points: orNull(column('other_points_Nd')),
-        followers: changedFollowers(snapshot, idx, days),
+        followers: changedFollowers(snapshot, idx, changeDays, days),
       }
     }
     return {
@@ -105,11 +110,13 @@ function followerOf(snapshot: Snapshot, f: number) {
   return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f], platform_score: a.platformScore[f] }
 }
 
-/** The window's largest moves from score_changes (an account's 7-day rows, then its 30-day rows, by |points|). */
-function changedFollowers(snapshot: Snapshot, idx: number, days: 7 | 30) {
+/**
+ * The window's largest moves from score_changes (an account's 7-day rows, then its 30-day rows, by |points|);
+ * `windowDays` is the `days` column of the account's rows.
+ */
+function changedFollowers(snapshot: Snapshot, idx: number, windowDays: Uint8Array, days: 7 | 30) {
   const changes = snapshot.scoreExplanations.changes
   const first = changes.offsets[idx]
-  const windowDays = changes.days.read(first, changes.offsets[idx + 1])
   const count = windowDays.filter((d) => d === days).length
   const start = count === 0 ? first : first + windowDays.indexOf(days)
   const end = start + Math.min(count, CHANGES_LISTED)

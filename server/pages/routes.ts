@@ -43,9 +43,15 @@ export function addPages(app: H3, document: OpenApiDocument, current: () => Snap
   })
   app.get(API_REFERENCE_INIT_PATH, (event) => typed(event, JAVASCRIPT, apiReferenceInit()))
   app.get('/llms.txt', (event) => typed(event, MARKDOWN, index))
-  app.get('/llms-full.txt', (event) =>
-    typed(event, MARKDOWN, llmsFullTxt(document, { exampleUsername: topUsername(current()) })),
-  )
+  // its examples name an account of the served snapshot: made once per snapshot
+  let full = { snapshotId: '', text: '' }
+  app.get('/llms-full.txt', (event) => {
+    const snapshot = current()
+    if (full.snapshotId !== snapshot.id) {
+      full = { snapshotId: snapshot.id, text: llmsFullTxt(document, { exampleUsername: topUsername(snapshot) }) }
+    }
+    return typed(event, MARKDOWN, full.text)
+  })
 }
 
 /** The best-ranked tracked account's handle: a real example for the agents' text. */
