@@ -185,17 +185,20 @@ select row_number() over (order by quality desc, r) as pos, r from entity where 
 
 create table follow_edges as
 with draw as (
-  select r, j, rnd(r, j, 110) >= quality_share as by_popularity
+  -- a follow by quality draws a position in the quality order (null: a follow by popularity)
+  select r, j,
+    case
+      when rnd(r, j, 110) >= quality_share then null
+      when rnd(r, j, 112) < 0.5 then 1 + zipf(rnd(r, j, 111), getvariable('n_generic'), getvariable('follow_zipf'))
+      else 1 + least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
+             * -ln(1 - rnd(r, j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)
+    end as quality_pos
   from (select r, quality_share, unnest(range(draws)) as j from source)
 ),
 picked as (
   select d.r, coalesce(q.r, zipf(rnd(d.r, d.j, 63), getvariable('n_generic'), getvariable('follow_zipf'))) as x
   from draw d
-  left join quality_order q on not d.by_popularity and q.pos = 1 + case
-    when rnd(d.r, d.j, 112) < 0.5 then zipf(rnd(d.r, d.j, 111), getvariable('n_generic'), getvariable('follow_zipf'))
-    else least(getvariable('n_generic') - 1, floor(getvariable('n_generic')
-           * -ln(1 - rnd(d.r, d.j, 111) * (1 - exp(-getvariable('quality_pull')))) / getvariable('quality_pull'))::BIGINT)
-    end
+  left join quality_order q on q.pos = d.quality_pos
 ),
 drawn as (
   select r, list_sort(list_distinct(list(x))) as xs from picked where x <> r group by r
