@@ -32,6 +32,18 @@ export const SERVING_ARRAYS = {
   u64: BigUint64Array,
 }
 export type ColumnType = keyof typeof SERVING_ARRAYS
+/**
+ * The columns of score_explanations.parquet the server reads, in the order of `score_explanations.components`: one
+ * f64 per column and account, an account's values back to back (row-major: one read answers an account), NULL as
+ * NaN.
+ */
+export const EXPLANATION_COMPONENTS = [
+  'audience', 'smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers',
+  'seed_share', 'top_follower_share', 'top3_share', 'is_seed', 'seed_standing', 'seed_endowment',
+  'score_7d_ago', 'score_change_7d', 'arrived_7d', 'left_7d', 'arrived_points_7d', 'left_points_7d', 'other_points_7d',
+  'score_30d_ago', 'score_change_30d', 'arrived_30d', 'left_30d', 'arrived_points_30d', 'left_points_30d', 'other_points_30d',
+] as const
+
 /** Any typed array of the column types (DuckDB's views included). */
 type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
 
@@ -123,6 +135,21 @@ async function writeText(conn: DuckDBConnection, out: ServingWriter, name: strin
   if (nullable) out.columns[`${name}.null`] ??= { type: 'u8', length: 0 }
 }
 
+/** `score_explanations.components`: the EXPLANATION_COMPONENTS of each account (one row per account, in order). */
+async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWriter, source: string): Promise<void> {
+  const width = EXPLANATION_COMPONENTS.length
+  const select = EXPLANATION_COMPONENTS.map((c) => `coalesce(${c}::DOUBLE, 'NaN'::DOUBLE)`).join(', ')
+  const result = await conn.stream(`SELECT ${select} FROM ${source} ORDER BY account_idx`)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const rows = new Float64Array(chunk.rowCount * width)
+    for (let c = 0; c < width; c++) {
+      const values = items(chunk.getColumnVector(c))
+      for (let r = 0; r < chunk.rowCount; r++) rows[r * width + c] = Number(values[r])
+    }
+    out.appendBytes('score_explanations.components', 'f64', rows)
+  }
+}
+
 /**
  * The rows of smart_followers (stored by score) in the other two orders: `<order>[offsets[t] + p]` is the row at
  * position p of target t (the file gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
@@ -177,6 +204,19 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
   await writeText(conn, out, 'accounts.description', accounts, "coalesce(description, '')", 'account_idx', false)
   await writeText(conn, out, 'accounts.profile_image', accounts, 'profile_image', 'account_idx', true)
 
+  // every lower-case handle and its account, sorted by the handle's bytes: a current username, else a slug, else a
+  // previous username (its most recent owner; the latest account on a tie); a tracked account wins a username or
+  // slug shared with a friend-only record (then the lowest account_idx)
+  const handles = `(SELECT key, account_idx, row_number() OVER (ORDER BY key) - 1 AS dense FROM (
+       SELECT key, account_idx, row_number() OVER (PARTITION BY key ORDER BY kind DESC, preference DESC, tiebreak) AS choice
+       FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM ${accounts}
+             UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM ${accounts} WHERE slug <> ''
+             UNION ALL SELECT lower(username), account_idx, 1, ${day('changed_at')}, -account_idx FROM ${file('previous_usernames.parquet')})
+       WHERE key <> '')
+     WHERE choice = 1)`
+  await writeText(conn, out, 'handles.key', handles, 'key', 'dense', false)
+  await writeColumns(conn, out, handles, { 'handles.account_idx': ['i32', 'account_idx::INTEGER'] }, 'ORDER BY dense')
+
   for (const [table, id] of [['account_categories', 'category_id'], ['account_tags', 'tag_id']]) {
     await writeOffsets(conn, out, table, file(`${table}.parquet`), 'account_idx', owners)
     await writeColumns(conn, out, file(`${table}.parquet`), { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
@@ -220,22 +260,6 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
       'friendship_following',
       'source_idx',
       { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', day('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
-    ],
-    [
-      'score_explanations',
-      'account_idx',
-      Object.fromEntries([
-        ...['audience', 'seed_share', 'top_follower_share', 'top3_share'].map((c) => [c, ['f64', `${c}::DOUBLE`]]),
-        ...['smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers'].map(
-          (c) => [c, ['u32', `${c}::DOUBLE`]],
-        ),
-        ['is_seed', ['u8', 'is_seed::INTEGER']],
-        // NULL (not a seed; no stored score that day) as NaN
-        ...['seed_standing', 'seed_endowment', 'score_7d_ago', 'score_change_7d', 'other_points_7d', 'score_30d_ago',
-          'score_change_30d', 'other_points_30d'].map((c) => [c, ['f64', `coalesce(${c}::DOUBLE, 'NaN'::DOUBLE)`]]),
-        ...['arrived_7d', 'left_7d', 'arrived_30d', 'left_30d'].map((c) => [c, ['u32', `${c}::DOUBLE`]]),
-        ...['arrived_points_7d', 'left_points_7d', 'arrived_points_30d', 'left_points_30d'].map((c) => [c, ['f64', `${c}::DOUBLE`]]),
-      ]) as Record<string, [ColumnType, string]>,
     ],
     [
       'score_contributors',
@@ -282,6 +306,8 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
     if (table === 'smart_followers') await writeFollowerOrders(conn, out, source, offsets)
   }
+
+  await writeExplanationComponents(conn, out, file('score_explanations.parquet'))
 
   const tweets = file('tweets.parquet')
   await writeColumns(conn, out, tweets, {

@@ -4,8 +4,9 @@
  * top_researched.parquet (docs/extra-operations.md). Only what the aggregate needs is written: never the key, the
  * user id or the caller's address, and `at` to the second (the build needs only the day).
  *
- * Requests only push to an in-memory buffer; a timer appends the buffer about once a second (sooner when it fills)
- * with asynchronous writes in order, and `close()` writes what is left. A failed write is logged and its lines are
+ * Requests only append to an in-memory batch of typed arrays (second, operation, id: no object per request, so a
+ * busy second leaves the garbage collector nothing to copy or walk); a timer appends the batch about once a second
+ * (sooner when it fills) with asynchronous writes in order, and `close()` writes what is left. A failed write is logged and its lines are
  * dropped: the signal is a popularity aggregate, not a log that must be complete.
  *
  * @example const lookups = new LookupRecorder('data/lookups'); lookups.record('get_platform_score', '42'); await lookups.close()
@@ -18,18 +19,21 @@ import { resolveAccount } from './params/account.ts'
 import type { Snapshot } from './snapshot/types.ts'
 
 const FLUSH_INTERVAL_MS = 1000
-/** Lines buffered before a write is started early (bounds memory under heavy load). */
-const FLUSH_AT_LINES = 50_000
+/** Lookups a batch holds; a full batch is written at once (bounds memory under heavy load). */
+const BATCH_LOOKUPS = 50_000
 
-/** One resolved lookup, as its line will say it. */
-interface Lookup {
-  at: string
-  operation: string
-  platform_id: string
+/** Lookups in arrival order, one typed-array element each. */
+class Batch {
+  length = 0
+  readonly seconds = new Float64Array(BATCH_LOOKUPS)
+  /** Index into the recorder's operation names. */
+  readonly operations = new Uint16Array(BATCH_LOOKUPS)
+  readonly ids = new BigUint64Array(BATCH_LOOKUPS)
 }
 
 export class LookupRecorder {
-  private pending: Lookup[] = []
+  private pending = new Batch()
+  private readonly operationNames: string[] = []
   /** Writes run one after another so lines keep their order. */
   private writing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
@@ -39,10 +43,14 @@ export class LookupRecorder {
     this.timer.unref()
   }
 
-  record(operation: string, platformId: string, atMs = Date.now()): void {
-    const at = new Date(Math.floor(atMs / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-    this.pending.push({ at, operation, platform_id: platformId })
-    if (this.pending.length >= FLUSH_AT_LINES) void this.flush()
+  record(operation: string, platformId: bigint | string, atMs = Date.now()): void {
+    let op = this.operationNames.indexOf(operation)
+    if (op < 0) op = this.operationNames.push(operation) - 1
+    const batch = this.pending
+    batch.seconds[batch.length] = Math.floor(atMs / 1000)
+    batch.operations[batch.length] = op
+    batch.ids[batch.length] = BigInt(platformId)
+    if (++batch.length === BATCH_LOOKUPS) void this.flush()
   }
 
   /**
@@ -53,14 +61,14 @@ export class LookupRecorder {
   forOperation(operation: Operation): ((snapshot: Snapshot, query: URLSearchParams) => void) | null {
     if (!operation.parameters.some((p) => p.name === 'platform_id')) return null
     return (snapshot, query) =>
-      this.record(operation.name, snapshot.accounts.platformId[resolveAccount(snapshot, query, 'fallback')])
+      this.record(operation.name, snapshot.accounts.numericId[resolveAccount(snapshot, query, 'fallback')])
   }
 
   /** Append everything recorded so far; resolves when it is on disk. */
   flush(): Promise<void> {
     if (this.pending.length === 0) return this.writing
     const batch = this.pending
-    this.pending = []
+    this.pending = new Batch()
     this.writing = this.writing.then(() => this.append(batch))
     return this.writing
   }
@@ -71,12 +79,14 @@ export class LookupRecorder {
   }
 
   /** One file per UTC date of the lookups. */
-  private async append(batch: Lookup[]): Promise<void> {
+  private async append(batch: Batch): Promise<void> {
     const files = new Map<string, string[]>()
-    for (const lookup of batch) {
-      const file = `${lookup.at.slice(0, 10)}.ndjson`
+    for (let i = 0; i < batch.length; i++) {
+      const at = new Date(batch.seconds[i] * 1000).toISOString().replace('.000Z', 'Z')
+      const file = `${at.slice(0, 10)}.ndjson`
       if (!files.has(file)) files.set(file, [])
-      files.get(file)!.push(`${JSON.stringify(lookup)}\n`)
+      const line = { at, operation: this.operationNames[batch.operations[i]], platform_id: batch.ids[i].toString() }
+      files.get(file)!.push(`${JSON.stringify(line)}\n`)
     }
     try {
       await fs.promises.mkdir(this.dir, { recursive: true })

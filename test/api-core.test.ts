@@ -211,7 +211,7 @@ Accounts('reuse :: a resolution is reused for the same query only where both mod
   const byId = new URLSearchParams({ platform_id, username: 'someone_else' })
   const idx = resolveAccount(snapshot, byId, 'precedence')
   assert.is(resolveAccount(snapshot, byId, 'fallback'), idx)
-  assert.is(snapshot.accounts.platformId[idx], platform_id)
+  assert.is(snapshot.accounts.platformId.at(idx), platform_id)
 })
 
 const Reload = suite('snapshot reload')

@@ -259,7 +259,7 @@ async function busyTarget() {
   const { server } = await setup()
   const { a } = await pickAccounts()
   const snapshot = server.snapshots.current
-  const target = snapshot.accounts.platformId.indexOf(a.id)
+  const target = snapshot.accounts.numericId.indexOf(BigInt(a.id))
   const { offsets, epochSeconds } = snapshot.mentions
   return { a, oldestMs: epochSeconds[offsets[target + 1] - 1] * 1000 }
 }

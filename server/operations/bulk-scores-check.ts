@@ -53,9 +53,9 @@ export default defineOperation({
 
 function row({ accounts: a }: Snapshot, profileBaseUrl: string, idx: number) {
   return {
-    platform_id: a.platformId[idx],
-    username: a.username[idx],
-    platform_url: `${profileBaseUrl}/${a.username[idx]}`,
+    platform_id: a.platformId.at(idx),
+    username: a.username.at(idx),
+    platform_url: `${profileBaseUrl}/${a.username.at(idx)}`,
     platform_score: a.platformScore[idx],
   }
 }

@@ -68,9 +68,9 @@ function event(snapshot: Snapshot, r: number) {
   const f = log.followedIdx[r]
   return {
     action: log.following[r] ? 'Following' : 'Unfollowing',
-    platform_id: a.platformId[f],
-    username: a.username[f],
-    name: a.name[f] as string,
+    platform_id: a.platformId.at(f),
+    username: a.username.at(f),
+    name: a.name.at(f) as string,
     description: a.description.at(f),
     platform_score: log.platformScore[r],
     followers_count: a.followersCount[f],

@@ -71,9 +71,9 @@ export default defineOperation({
 function follower(snapshot: Snapshot, f: number) {
   const a = snapshot.accounts
   return {
-    platform_id: a.platformId[f],
-    username: a.username[f],
-    name: a.name[f] ?? '',
+    platform_id: a.platformId.at(f),
+    username: a.username.at(f),
+    name: a.name.at(f) ?? '',
     description: a.description.at(f),
     platform_score: a.platformScore[f],
     followers_count: a.followersCount[f],

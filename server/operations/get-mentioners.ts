@@ -99,9 +99,9 @@ export default defineOperation({
 function targetOf(snapshot: Snapshot, target: number) {
   const a = snapshot.accounts
   return {
-    platform_id: a.platformId[target],
-    username: a.username[target],
-    name: a.name[target],
+    platform_id: a.platformId.at(target),
+    username: a.username.at(target),
+    name: a.name.at(target),
     description: a.description.at(target),
     followers_count: a.followersCount[target],
     profile_image: a.profileImage.at(target),
@@ -111,9 +111,9 @@ function targetOf(snapshot: Snapshot, target: number) {
 
 function mentioner({ accounts: a }: Snapshot, m: number) {
   return {
-    platform_id: a.platformId[m],
-    username: a.username[m],
-    name: a.name[m],
+    platform_id: a.platformId.at(m),
+    username: a.username.at(m),
+    name: a.name.at(m),
     profile_image: a.profileImage.at(m),
     blue_verified: a.blueVerified[m] === 1,
     platform_score: a.platformScore[m],

@@ -54,7 +54,7 @@ function accountRecord(snapshot: Snapshot, idx: number, profileBaseUrl: string) 
   const previous = snapshot.previousUsernames
   return {
     ...profileHead(snapshot, idx),
-    platform_url: `${profileBaseUrl}/${a.username[idx]}`,
+    platform_url: `${profileBaseUrl}/${a.username.at(idx)}`,
     blue_verified: a.blueVerified[idx] === 1,
     platform_score: a.platformScore[idx],
     rank: a.rank[idx] || null,

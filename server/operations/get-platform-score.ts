@@ -21,8 +21,8 @@ export default defineOperation({
     const a = snapshot.accounts
     return {
       success: true,
-      platform_id: a.platformId[idx],
-      username: a.username[idx],
+      platform_id: a.platformId.at(idx),
+      username: a.username.at(idx),
       platform_score: a.platformScore[idx],
       rank: a.rank[idx] || null,
     }

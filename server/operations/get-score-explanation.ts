@@ -5,8 +5,13 @@
  */
 import { array, boolean, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import type { ExplanationColumn, Snapshot } from '../snapshot/types.ts'
+import { EXPLANATION_COMPONENTS } from '../../pipeline/serving-columns.ts'
+import type { Snapshot } from '../snapshot/types.ts'
 import { defineOperation } from './define.ts'
+
+type Component = (typeof EXPLANATION_COMPONENTS)[number]
+const WIDTH = EXPLANATION_COMPONENTS.length
+const POSITION = new Map<string, number>(EXPLANATION_COMPONENTS.map((name, i) => [name, i]))
 
 /** Followers listed per window (the largest moves); `arrived` and `left` count them all. */
 export const CHANGES_LISTED = 20
@@ -57,13 +62,14 @@ export default defineOperation({
     const idx = resolveAccount(snapshot, query, 'fallback')
     const a = snapshot.accounts
     const { components, contributors } = snapshot.scoreExplanations
-    // NULL is stored as NaN
-    const value = (column: ExplanationColumn) => Number(components[column].at(idx))
-    const orNull = (column: ExplanationColumn) => {
+    // one read: the account's components (NULL is stored as NaN)
+    const row = components.read(idx * WIDTH, (idx + 1) * WIDTH)
+    const value = (column: Component) => row[POSITION.get(column)!]
+    const orNull = (column: Component) => {
       const v = value(column)
       return Number.isNaN(v) ? null : v
     }
-    const pick = (names: readonly ExplanationColumn[], read: typeof value | typeof orNull) =>
+    const pick = (names: readonly Component[], read: typeof value | typeof orNull) =>
       Object.fromEntries(names.map((name) => [name, read(name)]))
     const [first, end] = [contributors.offsets[idx], contributors.offsets[idx + 1]]
     const points = contributors.points.read(first, end)
@@ -73,7 +79,7 @@ export default defineOperation({
     const changes = snapshot.scoreExplanations.changes
     const changeDays = changes.days.read(changes.offsets[idx], changes.offsets[idx + 1])
     const window = (days: 7 | 30) => {
-      const column = (name: string) => name.replace('N', String(days)) as ExplanationColumn
+      const column = (name: string) => name.replace('N', String(days)) as Component
       return {
         days,
         score_ago: orNull(column('score_Nd_ago')),
@@ -88,8 +94,8 @@ export default defineOperation({
     }
     return {
       success: true,
-      platform_id: a.platformId[idx],
-      username: a.username[idx],
+      platform_id: a.platformId.at(idx),
+      username: a.username.at(idx),
       platform_score: a.platformScore[idx],
       rank: a.rank[idx] || null,
       components: { audience: value('audience'), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
@@ -107,7 +113,7 @@ export default defineOperation({
 
 function followerOf(snapshot: Snapshot, f: number) {
   const a = snapshot.accounts
-  return { platform_id: a.platformId[f], username: a.username[f], name: a.name[f], platform_score: a.platformScore[f] }
+  return { platform_id: a.platformId.at(f), username: a.username.at(f), name: a.name.at(f), platform_score: a.platformScore[f] }
 }
 
 /**

@@ -35,8 +35,8 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     return {
       success: true,
-      platform_id: snapshot.accounts.platformId[target],
-      username: snapshot.accounts.username[target],
+      platform_id: snapshot.accounts.platformId.at(target),
+      username: snapshot.accounts.username.at(target),
       windows: mentionWindows(snapshot, target, now.getTime()),
     }
   },

@@ -47,9 +47,9 @@ function researchedItem(snapshot: Snapshot, list: TopResearchedList, p: number) 
   const a = snapshot.accounts
   const idx = list.accountIdx[p]
   return {
-    platform_id: a.platformId[idx],
-    username: a.username[idx],
-    name: a.name[idx],
+    platform_id: a.platformId.at(idx),
+    username: a.username.at(idx),
+    name: a.name.at(idx),
     profile_image: a.profileImage.at(idx),
     platform_score: a.platformScore[idx],
     followers_count: a.followersCount[idx],

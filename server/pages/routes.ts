@@ -58,5 +58,5 @@ export function addPages(app: H3, document: OpenApiDocument, current: () => Snap
 function topUsername(snapshot: Snapshot): string | undefined {
   const { rank, username } = snapshot.accounts
   const idx = rank.indexOf(1)
-  return idx === -1 ? undefined : username[idx]
+  return idx === -1 ? undefined : username.at(idx)
 }

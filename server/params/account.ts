@@ -33,7 +33,8 @@ export function findByUsername(snapshot: Snapshot, raw: string): number | undefi
 /** `findByUsername` of a key already normalised. */
 function findByUsernameKey(snapshot: Snapshot, key: string): number | undefined {
   if (key === '') return undefined
-  return snapshot.byHandle.get(key)
+  const row = snapshot.handles.key.find(Buffer.from(key))
+  return row < 0 ? undefined : snapshot.handles.accountIdx[row]
 }
 
 /** A numeric id (any leading zeros); anything else resolves nothing. */

@@ -130,8 +130,8 @@ function author(snapshot: Snapshot, t: number) {
   const tracked = idx >= 0 && a.isTracked[idx] === 1
   return {
     platform_id: tweets.authorId[t].toString(),
-    username: idx >= 0 ? a.username[idx] : UNKNOWN_USERNAME,
-    name: (idx >= 0 && a.name[idx]) || UNKNOWN_NAME,
+    username: idx >= 0 ? a.username.at(idx) : UNKNOWN_USERNAME,
+    name: (idx >= 0 && a.name.at(idx)) || UNKNOWN_NAME,
     profile_image: idx >= 0 ? a.profileImage.at(idx) : null,
     platform_score: tracked ? a.platformScore[idx] : null,
     followers_count: tracked ? a.followersCount[idx] : null,

@@ -36,9 +36,9 @@ export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
 /** The fields that open an account's profile (get_platform_info, get_followers_score_sum, get_trending), in their order. */
 export function profileHead({ accounts: a }: Snapshot, idx: number) {
   return {
-    platform_id: a.platformId[idx],
-    username: a.username[idx],
-    name: a.name[idx],
+    platform_id: a.platformId.at(idx),
+    username: a.username.at(idx),
+    name: a.name.at(idx),
     description: a.description.at(idx),
     profile_image: a.profileImage.at(idx),
   }

@@ -8,15 +8,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
-import { openServingFiles, type ServingFiles } from './serving-files.ts'
-import { EXPLANATION_COLUMNS } from './types.ts'
+import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 import type {
   Accounts,
   AccountLabels,
   Mentions,
   PreviousUsernames,
   Reference,
-  ScoreExplanations,
   SmartFollowsItem,
   SmartFollowsList,
   Snapshot,
@@ -59,7 +57,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
     loadedAt: new Date(),
     loadMs: 0,
     accounts,
-    byHandle: handles(accounts, previousUsernames, reference.previous_usernames as { changed_day: number }[]),
+    handles: { key: files.texts('handles.key', 'memory'), accountIdx: array('handles.account_idx', 'i32') },
     previousUsernames,
     categories,
     categoryById: new Map(categories.map((c) => [c.id, c])),
@@ -125,9 +123,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       rank: disk('score_history.rank', 'i32'),
     },
     scoreExplanations: {
-      components: Object.fromEntries(
-        Object.entries(EXPLANATION_COLUMNS).map(([name, type]) => [name, disk(`score_explanations.${name}`, type)]),
-      ) as ScoreExplanations['components'],
+      components: disk('score_explanations.components', 'f64'),
       contributors: {
         offsets: offsets('score_contributors'),
         followerIdx: disk('score_contributors.follower_idx', 'i32'),
@@ -154,10 +150,8 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   return snapshot
 }
 
-function loadAccounts({ array, texts, strings }: ServingFiles): Accounts {
+function loadAccounts({ array, texts }: ServingFiles): Accounts {
   const numericId = array('accounts.numeric_id', 'u64')
-  const platformId = new Array<string>(numericId.length)
-  for (let i = 0; i < numericId.length; i++) platformId[i] = numericId[i].toString()
   const byScore = array('accounts.by_score', 'i32')
   const byFollowers = array('accounts.by_followers', 'i32')
   return {
@@ -166,11 +160,12 @@ function loadAccounts({ array, texts, strings }: ServingFiles): Accounts {
     scorePlace: places(byScore, numericId.length),
     followersPlace: places(byFollowers, numericId.length),
     count: numericId.length,
-    platformId,
+    platformId: { length: numericId.length, at: (idx) => numericId[idx].toString() },
     numericId,
-    username: strings('accounts.username') as string[],
-    slug: strings('accounts.slug'),
-    name: strings('accounts.name'),
+    // never NULL (the build's audits)
+    username: texts('accounts.username', 'memory') as Column<string>,
+    slug: texts('accounts.slug', 'memory'),
+    name: texts('accounts.name', 'memory'),
     description: texts('accounts.description', 'memory'),
     profileImage: texts('accounts.profile_image', 'memory'),
     blueVerified: array('accounts.blue_verified', 'u8'),
@@ -209,38 +204,6 @@ function labels({ array }: ServingFiles, table: string): AccountLabels {
     for (let r = offsets[idx]; r < offsets[idx + 1]; r++) if (ids[r] >= 0 && ids[r] < 32) mask[idx] |= 1 << ids[r]
   }
   return { offsets, ids, mask }
-}
-
-/**
- * Lower-case handle → account_idx: a current username, else a slug, else a previous username (the most recent owner
- * of that handle); a tracked account wins a username or slug shared with a friend-only record.
- */
-function handles(a: Accounts, previous: PreviousUsernames, changes: { changed_day: number }[]): Map<string, number> {
-  const byHandle = new Map<string, number>()
-  const changedOn = new Map<string, number>()
-  for (let idx = 0; idx < a.count; idx++) {
-    for (let r = previous.offsets[idx]; r < previous.offsets[idx + 1]; r++) {
-      const key = previous.username[r].toLowerCase()
-      if ((changedOn.get(key) ?? -Infinity) <= changes[r].changed_day) {
-        changedOn.set(key, changes[r].changed_day)
-        byHandle.set(key, idx)
-      }
-    }
-  }
-  const claimed = new Set<string>()
-  const claim = (key: string, idx: number) => {
-    const holder = byHandle.get(key)
-    if (!claimed.has(key) || (!a.isTracked[holder!] && a.isTracked[idx])) byHandle.set(key, idx)
-    claimed.add(key)
-  }
-  // slugs over previous usernames, then current usernames over both
-  for (let idx = 0; idx < a.count; idx++) {
-    const slug = a.slug[idx]?.toLowerCase()
-    if (slug) claim(slug, idx)
-  }
-  claimed.clear()
-  for (let idx = 0; idx < a.count; idx++) claim(a.username[idx].toLowerCase(), idx)
-  return byHandle
 }
 
 /** At most 12 lists of 1000 rows: plain objects, ready to serialise. */

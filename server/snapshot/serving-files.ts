@@ -48,11 +48,17 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
   }
 }
 
+/** A column read row by row (`at`), its values decoded when a row is rendered. */
+export interface Column<T> {
+  readonly length: number
+  at(row: number): T
+}
+
 /**
  * A text column: row i is the UTF-8 bytes offsets[i]..offsets[i+1]-1, decoded when a row is rendered. The bytes are
  * in memory or on disk.
  */
-export class Texts {
+export class Texts implements Column<string | null> {
   constructor(
     private readonly offsets: Float64Array,
     private readonly bytes: Buffer | DiskColumn<'u8'>,
@@ -71,6 +77,22 @@ export class Texts {
     if (this.bytes instanceof DiskColumn) return Buffer.from(this.bytes.read(start, end).buffer).toString('utf8')
     return this.bytes.toString('utf8', start, end)
   }
+
+  /**
+   * The row holding exactly `key` in a column sorted by its UTF-8 bytes (in memory), by binary search; -1 when absent.
+   * @example texts.find(Buffer.from('alice')) // 42
+   */
+  find(key: Buffer): number {
+    if (this.bytes instanceof DiskColumn) throw new Error('find needs the text bytes in memory')
+    let low = 0
+    let high = this.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (key.compare(this.bytes, this.offsets[mid], this.offsets[mid + 1]) > 0) low = mid + 1
+      else high = mid
+    }
+    return low < this.length && key.compare(this.bytes, this.offsets[low], this.offsets[low + 1]) === 0 ? low : -1
+  }
 }
 
 interface ColumnsFile {
@@ -85,8 +107,6 @@ export interface ServingFiles {
   disk<T extends ColumnType>(name: string, type: T): DiskColumn<T>
   /** Text column `name`, its bytes in memory or left on disk. */
   texts(name: string, where: 'memory' | 'disk'): Texts
-  /** Every value of text column `name` as a string (null for NULL). */
-  strings(name: string): (string | null)[]
   /** The small tables (`reference.json`). */
   reference: Record<string, Record<string, unknown>[]>
 }
@@ -120,12 +140,6 @@ export function openServingFiles(snapshotDir: string): ServingFiles {
     const bytes = where === 'memory' ? Buffer.from(array(`${name}.utf8`, 'u8').buffer) : disk(`${name}.utf8`, 'u8')
     return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
   }
-  const strings = (name: string) => {
-    const values = texts(name, 'memory')
-    const out = new Array<string | null>(values.length)
-    for (let i = 0; i < out.length; i++) out[i] = values.at(i)
-    return out
-  }
   const reference = JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8'))
-  return { array, disk, texts, strings, reference }
+  return { array, disk, texts, reference }
 }

@@ -4,11 +4,12 @@
  * the rows of owner `i` are `offsets[i] .. offsets[i + 1] - 1`, in the order the snapshot file was written.
  * Ids are strings (they exceed 2^53). Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds.
  * The big per-row arrays use the narrowest type that holds their values (memory at the large scale): days Uint16
- * (until 2149), counters Uint32. Long texts (descriptions, profile images, tweet texts) are UTF-8 bytes per column
- * (`Texts`), decoded when a row is rendered. The biggest columns a request reads only a few rows of (the daily
+ * (until 2149), counters Uint32. Texts (handles, names, descriptions, tweet texts) are UTF-8 bytes per column
+ * (`Texts`), decoded when a row is rendered: the JS heap holds no per-account object, so a full garbage collection
+ * has little to walk. The biggest columns a request reads only a few rows of (the daily
  * series, `subscribed_at`, tweet texts) stay on disk (`DiskColumn`), read by row range per request.
  */
-import type { DiskColumn, Texts } from './serving-files.ts'
+import type { Column, DiskColumn, Texts } from './serving-files.ts'
 
 /** One-to-many rows grouped by an owner index. */
 export interface Adjacency {
@@ -18,13 +19,14 @@ export interface Adjacency {
 
 export interface Accounts {
   count: number
-  platformId: string[]
-  /** The same ids as numbers, ascending (= account_idx order: an id is found by binary search). */
+  /** The decimal id (ids exceed 2^53), made from `numericId` when rendered. */
+  platformId: Column<string>
+  /** The ids as numbers, ascending (= account_idx order: an id is found by binary search). */
   numericId: BigUint64Array
-  username: string[]
+  username: Column<string>
   /** null for friend-only records */
-  slug: (string | null)[]
-  name: (string | null)[]
+  slug: Column<string | null>
+  name: Column<string | null>
   /** '' for none: `at` never answers null. */
   description: Texts
   /** null for none. */
@@ -187,41 +189,13 @@ export interface ScoreHistory extends Adjacency {
   rank: DiskColumn<'i32'>
 }
 
-/** The columns of score_explanations.parquet the server reads (one row per account; NaN for NULL). */
-export const EXPLANATION_COLUMNS = {
-  audience: 'f64',
-  smart_followers: 'u32',
-  trusted_followers: 'u32',
-  saturated_followers: 'u32',
-  reciprocal_followers: 'u32',
-  seed_followers: 'u32',
-  seed_share: 'f64',
-  top_follower_share: 'f64',
-  top3_share: 'f64',
-  is_seed: 'u8',
-  seed_standing: 'f64',
-  seed_endowment: 'f64',
-  score_7d_ago: 'f64',
-  score_change_7d: 'f64',
-  arrived_7d: 'u32',
-  left_7d: 'u32',
-  arrived_points_7d: 'f64',
-  left_points_7d: 'f64',
-  other_points_7d: 'f64',
-  score_30d_ago: 'f64',
-  score_change_30d: 'f64',
-  arrived_30d: 'u32',
-  left_30d: 'u32',
-  arrived_points_30d: 'f64',
-  left_points_30d: 'f64',
-  other_points_30d: 'f64',
-} as const
-export type ExplanationColumn = keyof typeof EXPLANATION_COLUMNS
-
 /** The score's explanation files, each grouped by account (on disk: `offsets` in memory). */
 export interface ScoreExplanations {
-  /** score_explanations.parquet: one row per account. */
-  components: { [C in ExplanationColumn]: DiskColumn<(typeof EXPLANATION_COLUMNS)[C]> }
+  /**
+   * score_explanations.parquet: per account, the values of EXPLANATION_COMPONENTS (pipeline/serving-columns.ts) back
+   * to back (NaN for NULL): account i's are rows i·n .. i·n+n-1.
+   */
+  components: DiskColumn<'f64'>
   /** score_contributors.parquet: the followers passing the most trust, biggest share first. */
   contributors: Adjacency & {
     followerIdx: DiskColumn<'i32'>
@@ -262,10 +236,11 @@ export interface Snapshot {
   loadMs: number
   accounts: Accounts
   /**
-   * lower-case handle → account_idx: a current username, else a slug, else a previous username (the most recent
-   * owner of that handle); a tracked account wins a username or slug shared with a friend-only record
+   * Every lower-case handle, sorted by its UTF-8 bytes, and the account it resolves to (written by the build: a
+   * current username, else a slug, else a previous username, the most recent owner of that handle; a tracked account
+   * wins a username or slug shared with a friend-only record).
    */
-  byHandle: Map<string, number>
+  handles: { key: Texts; accountIdx: Int32Array }
   previousUsernames: PreviousUsernames
   categories: Reference[]
   categoryById: Map<number, Reference>
