@@ -24,7 +24,7 @@ import { operations as registry } from './operations/index.ts'
 import type { OpenApiDocument } from './pages/llms-txt.ts'
 import { addPages } from './pages/routes.ts'
 import type { SnapshotSource } from './snapshot/current.ts'
-import type { Snapshot } from './snapshot/types.ts'
+import type { Snapshot } from './snapshot/load.ts'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -16,7 +16,7 @@ import path from 'node:path'
 import { log } from '../log/logger.ts'
 import type { Operation } from './operations/define.ts'
 import { resolveAccount } from './params/account.ts'
-import type { Snapshot } from './snapshot/types.ts'
+import type { Snapshot } from './snapshot/load.ts'
 
 const FLUSH_INTERVAL_MS = 1000
 /** Lookups a batch holds; a full batch is written at once (bounds memory under heavy load). */

@@ -14,7 +14,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { DAY_MS } from '../server/params/dates.ts'
-import type { Snapshot } from '../server/snapshot/types.ts'
+import type { Snapshot } from '../server/snapshot/load.ts'
 import { pickAccounts, type Picked } from './_account.ts'
 import { request, setup, snapshotQuery, type TestEnv } from './_setup.ts'
 

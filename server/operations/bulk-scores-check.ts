@@ -5,7 +5,7 @@ import { findByPlatformId, findByUsername } from '../params/account.ts'
 import { splitList } from '../params/lists.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { envelope, id, object, score, string } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 /** Entries considered per request; the cap applies before validation. */
 export const BULK_ENTRY_LIMIT = 50

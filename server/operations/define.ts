@@ -5,7 +5,7 @@
  */
 import type { Admission } from '../access/index.ts'
 import type { JsonSchema } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export const API_PREFIX = '/api/v1'
 

@@ -9,7 +9,7 @@ import { resolveAccount } from '../params/account.ts'
 import { formatDay } from '../params/dates.ts'
 import { pagedBody, type PageRequest, pageRows, readPage } from '../params/page.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'friendshipHistory/followed',

@@ -9,7 +9,7 @@ import { resolveAccount } from '../params/account.ts'
 import { hasAnyLabel, labelSet } from '../queries/labels.ts'
 import { formatDay } from '../params/dates.ts'
 import { pagedBody, pageRows, readPage } from '../params/page.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import { array, date, envelope, id, integer, object, plainReference, score, string } from '../openapi/schema.ts'
 
 /** `profile_image_url` of a followed account without a stored image (documented in docs/api.md). */

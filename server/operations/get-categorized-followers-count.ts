@@ -1,7 +1,7 @@
 /** GET /api/v1/get_categorized_followers_count — smart followers per category: All, fixed three, the rest, NoCategory. */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import { array, integer, nullable, object, string } from '../openapi/schema.ts'
 
 /** Projects, Venture Capitals, Influencers: listed right after `All`, in this order. */

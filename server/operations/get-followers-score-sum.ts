@@ -5,7 +5,7 @@ import { prefixedLabels, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
 import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'get_followers_score_sum',

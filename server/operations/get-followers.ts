@@ -7,7 +7,7 @@ import { hasLabel, hasTagInCategory } from '../queries/labels.ts'
 import { isoUtcMillis } from '../params/dates.ts'
 import { pagedBody, pageParameters, pageRows, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
 
 /** A smart follower's row (also `get_platform_top_followers`'s). */

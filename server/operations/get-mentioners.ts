@@ -24,7 +24,7 @@ import {
   score,
   string,
 } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the spec's failure message. */
 export const MENTIONERS_BY = ['score', 'followers'] as const

@@ -14,7 +14,7 @@ import {
   score,
   string,
 } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'get_platform_info',

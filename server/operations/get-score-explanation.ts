@@ -6,7 +6,7 @@
 import { array, boolean, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { EXPLANATION_COMPONENTS } from '../../pipeline/serving-columns.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import { defineOperation } from './define.ts'
 
 type Component = (typeof EXPLANATION_COMPONENTS)[number]

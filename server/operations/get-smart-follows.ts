@@ -7,7 +7,7 @@ import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.t
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
-import type { SmartFollowsItem } from '../snapshot/types.ts'
+import type { SmartFollowsItem } from '../snapshot/load.ts'
 
 /** Order of the values in the spec's failure message. */
 export const SMART_FOLLOWS_BY = ['score', 'followers', 'alpha'] as const

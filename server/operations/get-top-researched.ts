@@ -6,7 +6,7 @@ import { defineOperation } from './define.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
-import type { Snapshot, TopResearchedList } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'get_top_researched',
@@ -43,7 +43,7 @@ export default defineOperation({
   },
 })
 
-function researchedItem(snapshot: Snapshot, list: TopResearchedList, p: number) {
+function researchedItem(snapshot: Snapshot, list: { accountIdx: Int32Array; lookups: Float64Array }, p: number) {
   const a = snapshot.accounts
   const idx = list.accountIdx[p]
   return {

@@ -10,7 +10,7 @@ import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.t
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
-import type { Snapshot, TrendingList } from '../snapshot/types.ts'
+import type { Snapshot, TrendingList } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `smart_followers` is the default. */
 export const TRENDING_BY = ['smart_followers', 'score'] as const

@@ -5,7 +5,7 @@
  * @example addPages(app, buildOpenApi(operations), () => snapshots.current)
  */
 import type { H3, H3Event } from 'h3'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import {
   API_REFERENCE_BUNDLE_PATH,
   API_REFERENCE_CSP,

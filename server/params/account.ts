@@ -9,7 +9,7 @@ import { ApiError } from '../errors.ts'
 import { parseId } from './integer.ts'
 import type { Parameter } from '../operations/define.ts'
 import { integer, string } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 /**
  * `fallback`: an id that resolves nothing falls back to `username` (followers_count_history, get_followers, ...).

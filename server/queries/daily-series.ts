@@ -6,11 +6,11 @@
  * @example const [week, month] = windowDiffs(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, today, [7, 30], 2)
  */
 import type { DiskColumn } from '../snapshot/serving-files.ts'
-import type { Adjacency } from '../snapshot/types.ts'
 import { formatDay } from '../params/dates.ts'
 
 /** One value per (account, day), rows of an account newest day first. */
-export interface DailySeries extends Adjacency {
+export interface DailySeries {
+  offsets: Int32Array
   day: DiskColumn<'u16'>
 }
 

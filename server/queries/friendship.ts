@@ -7,7 +7,7 @@ import { accountParameters } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
 import { pageParameters } from '../params/page.ts'
 import { eventDayParameter, readEventDay } from '../params/windows.ts'
-import type { AccountLabels } from '../snapshot/types.ts'
+import type { AccountLabels } from '../snapshot/load.ts'
 
 export interface FriendshipFilters {
   /** Keep events of this day only (null: every day). */

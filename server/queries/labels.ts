@@ -3,7 +3,7 @@
  *
  * @example hasAnyLabel(snapshot.accountCategories, followerIdx, labelSet([1, 7])) // follower is a VC or an influencer
  */
-import type { AccountLabels, Snapshot } from '../snapshot/types.ts'
+import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
 
 export function hasLabel(labels: AccountLabels, idx: number, id: number): boolean {
   if (id >= 0 && id < 32) return ((labels.mask[idx] >>> id) & 1) === 1

@@ -9,7 +9,7 @@
 import { hasLabel } from './labels.ts'
 import { rowsInWindow } from './mentions.ts'
 import { type PageRequest, pageRange } from '../params/page.ts'
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 
 export type MentionersBy = 'score' | 'followers'
 

@@ -17,7 +17,7 @@ import { hasLabel, hasTagInCategory } from './labels.ts'
 import { pagedBody, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
-import type { Mentions, Snapshot } from '../snapshot/types.ts'
+import type { Mentions, Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `created_at` is the default. */
 export const MENTIONS_FEED_BY = ['created_at', 'favorites', 'retweets', 'replies', 'views', 'score'] as const

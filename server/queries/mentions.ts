@@ -5,7 +5,7 @@
  * @example const { from, to } = rowsInWindow(snapshot.mentions, target, startMs, endMs) // rows from..to-1
  * @example mentionRowsBy(snapshot, snapshot.mentions, target, 'favorites') // rows, most favorited first
  */
-import type { Mentions, Snapshot } from '../snapshot/types.ts'
+import type { Mentions, Snapshot } from '../snapshot/load.ts'
 
 export type MentionValue = 'favorites' | 'retweets' | 'replies' | 'views' | 'score'
 

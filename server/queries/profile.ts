@@ -5,7 +5,7 @@
  * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
  * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
  */
-import type { AccountLabels, Reference, Snapshot } from '../snapshot/types.ts'
+import type { AccountLabels, Reference, Snapshot } from '../snapshot/load.ts'
 
 function references(labels: AccountLabels, idx: number, byId: Map<number, Reference>): Reference[] {
   const out: Reference[] = []

@@ -6,7 +6,7 @@
  *
  * @example followersScoreSum(snapshot, target, [1, 7], null) // score sum of the VC or influencer followers
  */
-import type { AccountLabels, Snapshot } from '../snapshot/types.ts'
+import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
 
 /** Bit 31 of a category mask and of a high tag mask: the follower has a label id outside the masks' ranges. */
 const OTHER_LABELS = 2 ** 31

@@ -5,7 +5,7 @@
  * @example mentionWindows(snapshot, target, Date.now())
  *          // [{ days: 1, mentions: 12, authors: 9 }, { days: 7, ... }, { days: 30, mentions: 410, authors: 187 }]
  */
-import type { Snapshot } from '../snapshot/types.ts'
+import type { Snapshot } from '../snapshot/load.ts'
 import { DAY_MS } from '../params/dates.ts'
 import { ALLOWED_DAYS } from '../params/windows.ts'
 import { rowsInWindow } from './mentions.ts'

@@ -1,7 +1,16 @@
 /**
- * Load one snapshot folder into the serving structures of `types.ts`, from its serving columns (`serving/`, written
- * by the build; see serving-files.ts): plain arrays read as they are, nothing decoded but the accounts' short
- * strings. The server never writes into a snapshot.
+ * Load one snapshot folder into its serving structures, from its serving columns (`serving/`, written by the build;
+ * see serving-files.ts and docs/snapshot.md), once, never mutated and never written: the server only reads a
+ * snapshot. The types of the structures are what `loadSnapshot` builds (`Snapshot`).
+ *
+ * Numbers live in typed arrays indexed by `account_idx`; one-to-many relations are CSR adjacency: the rows of owner
+ * `i` are `offsets[i] .. offsets[i + 1] - 1` (offsets: owners + 1 values), in the order the snapshot file was
+ * written. Dates are whole days since 1970-01-01 (UTC), timestamps epoch milliseconds. The big per-row arrays use
+ * the narrowest type that holds their values (days Uint16 until 2149, counters Uint32). Texts (handles, names,
+ * descriptions, tweet texts) are UTF-8 bytes per column (`Texts`), decoded when a row is rendered: the JS heap holds
+ * no per-account object, so a full garbage collection has little to walk. The biggest columns a request reads only
+ * a few rows of (the daily series, `subscribed_at`, tweet texts, the score's explanations) stay on disk
+ * (`DiskColumn`), read by row range per request.
  *
  * @example const snapshot = await loadSnapshot('snapshots/current')
  */
@@ -9,26 +18,60 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
-import type {
-  Accounts,
-  AccountLabels,
-  Mentions,
-  PreviousUsernames,
-  Reference,
-  SmartFollowsItem,
-  SmartFollowsList,
-  Snapshot,
-  Tag,
-  TopResearchedList,
-  TrendingList,
-} from './types.ts'
+
+export type Snapshot = Awaited<ReturnType<typeof loadSnapshot>>
+export type AccountLabels = ReturnType<typeof labels>
+export type Mentions = Snapshot['mentions']
+export type TrendingList = ReturnType<typeof trendingLists> extends Map<string, infer L> ? L : never
+
+export interface Reference {
+  id: number
+  name: string
+}
+
+export interface Tag extends Reference {
+  tagCategoryId: number
+}
+
+export interface TopAlphaFollower {
+  name: string
+  username: string
+  image: string
+  score: number
+  verified: boolean
+}
+
+export interface SmartFollowsItem {
+  platform_id: string
+  username: string
+  name: string
+  description: string
+  profile_url: string
+  profile_image: string
+  blue_verified: boolean
+  platform_score: number
+  platform_score_diff: number
+  current_followers: number
+  followers_diff: number
+  total_alpha_followers: number
+  new_alpha_followers: number
+  new_alpha_followers_diff: number
+  top_alpha_followers: TopAlphaFollower[]
+}
+
+/** One ranked list of smart_follows.parquet: items in rank order plus the two other orders as positions. */
+export interface SmartFollowsList {
+  byRank: SmartFollowsItem[]
+  byScore: SmartFollowsItem[]
+  byFollowers: SmartFollowsItem[]
+}
 
 interface Manifest {
   snapshot_id: string
   build_date: string
 }
 
-export async function loadSnapshot(dir: string): Promise<Snapshot> {
+export async function loadSnapshot(dir: string) {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
@@ -43,20 +86,28 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
     tagCategoryId: tag_category_id,
   })) as Tag[]
   const offsets = (table: string) => array(`${table}.offsets`, 'i32')
-  const mentions = (table: string): Mentions => ({
+  /** mentions.parquet or smart_mentions.parquet grouped by mentioned account, newest first. */
+  const mentions = (table: string) => ({
     offsets: offsets(table),
     tweetIdx: array(`${table}.tweet_idx`, 'i32'),
     epochSeconds: array(`${table}.epoch_s`, 'u32'),
+    /** The tweet's author (-1 when in neither account table). */
     authorIdx: array(`${table}.author_idx`, 'i32'),
+    /** The row of the target's next newer mention by the same author, -1 for none (unknown authors count as one). */
     newerSameAuthor: array(`${table}.newer_same_author`, 'i32'),
   })
-  const snapshot: Snapshot = {
+  const snapshot = {
     id: manifest.snapshot_id,
+    /** build_date, YYYY-MM-DD */
     date: manifest.build_date,
     dir: realDir,
     loadedAt: new Date(),
     loadMs: 0,
     accounts,
+    /**
+     * Every lower-case handle, sorted by its UTF-8 bytes, and the account it resolves to (the build's rule: a current
+     * username, else a slug, else a previous username; a tracked account wins a handle shared with a friend-only one).
+     */
     handles: { key: files.texts('handles.key', 'memory'), accountIdx: array('handles.account_idx', 'i32') },
     previousUsernames,
     categories,
@@ -66,12 +117,22 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
     tagById: new Map(tags.map((t) => [t.id, t])),
     accountCategories: labels(files, 'account_categories'),
     accountTags: labels(files, 'account_tags'),
+    /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
     smartFollowers: {
       offsets: offsets('smart_followers'),
       followerIdx: array('smart_followers.follower_idx', 'i32'),
       subscribedAtMs: disk('smart_followers.subscribed_at_ms', 'f64'),
+      /**
+       * The other two orders (follower count desc, subscription desc): the row at position p of target t is
+       * `byFollowers[offsets[t] + p]` (for `score`, the position is the row).
+       */
       byFollowers: array('smart_followers.by_followers', 'i32'),
       bySubscribed: array('smart_followers.by_subscribed', 'i32'),
+      /**
+       * Each row's follower (read as one range per target by get_followers_score_sum): its score and its label ids as
+       * bit masks, categories 0..30 and tags 0..31 / 32..62; bit 31 of `categories` and of `tagsHigh`
+       * (`OTHER_LABELS`) marks a follower with an id outside them, checked on its labels instead.
+       */
       followerScore: disk('smart_followers.follower_score', 'f64'),
       followerLabels: {
         categories: disk('smart_followers.follower_categories', 'u32'),
@@ -79,36 +140,48 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
         tagsHigh: disk('smart_followers.follower_tags_high', 'u32'),
       },
     },
+    /** categorized_followers_count.parquet grouped by target, rows in list order. */
     categorizedCounts: {
       offsets: offsets('categorized_followers_count'),
+      /** -1 for the `All` entry (id null), 0 for `NoCategory`; names come from the category table. */
       categoryId: array('categorized_followers_count.category_id', 'i16'),
       cnt: array('categorized_followers_count.cnt', 'u32'),
     },
+    /** followers_count_history.parquet grouped by account, newest day first. */
     followersCountHistory: {
       offsets: offsets('followers_count_history'),
       day: disk('followers_count_history.day', 'u16'),
       followersCount: disk('followers_count_history.followers_count', 'u32'),
     },
+    /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
     friendshipFollowed: {
       offsets: offsets('friendship_followed'),
       followerIdx: array('friendship_followed.follower_idx', 'i32'),
+      /** 1 = Followed, 0 = Unfollowed */
       followed: array('friendship_followed.followed', 'u8'),
       day: array('friendship_followed.day', 'i32'),
     },
+    /** friendship_following.parquet grouped by source, in file order (action, followed id as string, event_date desc). */
     friendshipFollowing: {
       offsets: offsets('friendship_following'),
       followedIdx: array('friendship_following.followed_idx', 'i32'),
+      /** 1 = Following, 0 = Unfollowing */
       following: array('friendship_following.following', 'u8'),
       day: array('friendship_following.day', 'i32'),
+      /** main score, or graph score when the main one is 0 */
       platformScore: array('friendship_following.platform_score', 'f64'),
     },
+    /** key `${days}:${bucket}` (days 1|7|30, bucket all|vc|inf|angels) */
     smartFollows: smartFollowsLists(reference.smart_follows),
+    /** tweets.parquet: row = tweet_idx (created_at desc, tweet_id desc). */
     tweets: {
       count: array('tweets.tweet_id', 'u64').length,
       tweetId: array('tweets.tweet_id', 'u64'),
       authorId: array('tweets.author_id', 'u64'),
+      /** -1 when the author is in neither table */
       authorIdx: array('tweets.author_idx', 'i32'),
       createdAtMs: array('tweets.created_at_ms', 'f64'),
+      /** null when the text is NULL */
       text: files.texts('tweets.text', 'disk'),
       favorites: array('tweets.favorites', 'u32'),
       retweets: array('tweets.retweets', 'u32'),
@@ -116,14 +189,22 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
       views: array('tweets.views', 'u32'),
     },
     mentions: mentions('mentions'),
+    /** score_history.parquet grouped by account, newest day first. */
     scoreHistory: {
       offsets: offsets('score_history'),
       day: disk('score_history.day', 'u16'),
       platformScore: disk('score_history.platform_score', 'f64'),
+      /** 0 when the stored rank is NULL */
       rank: disk('score_history.rank', 'i32'),
     },
+    /** The score's explanation files, each grouped by account. */
     scoreExplanations: {
+      /**
+       * score_explanations.parquet: per account, the values of EXPLANATION_COMPONENTS (pipeline/serving-columns.ts)
+       * back to back (NaN for NULL): account i's are rows i·n .. i·n+n-1.
+       */
       components: disk('score_explanations.components', 'f64'),
+      /** score_contributors.parquet: the followers passing the most trust, biggest share first. */
       contributors: {
         offsets: offsets('score_contributors'),
         followerIdx: disk('score_contributors.follower_idx', 'i32'),
@@ -132,6 +213,7 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
         followerIsSeed: disk('score_contributors.follower_is_seed', 'u8'),
         reciprocal: disk('score_contributors.reciprocal', 'u8'),
       },
+      /** score_changes.parquet: per account, its 7-day rows then its 30-day rows, each by |points| desc. */
       changes: {
         offsets: offsets('score_changes'),
         days: disk('score_changes.days', 'u8'),
@@ -141,8 +223,11 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
         points: disk('score_changes.points', 'f64'),
       },
     },
+    /** key `${days}:${metric}` (days 1|7|30, metric smart_followers|score); a missing key is an empty list */
     trending: trendingLists(files),
+    /** key days (1|7|30); a missing key is an empty list */
     topResearched: topResearchedLists(reference.top_researched),
+    /** smart_mentions.parquet: the mentions whose author is smart */
     smartMentions: mentions('smart_mentions'),
   }
   snapshot.loadMs = Date.now() - started
@@ -150,32 +235,41 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   return snapshot
 }
 
-function loadAccounts({ array, texts }: ServingFiles): Accounts {
+function loadAccounts({ array, texts }: ServingFiles) {
   const numericId = array('accounts.numeric_id', 'u64')
   const byScore = array('accounts.by_score', 'i32')
   const byFollowers = array('accounts.by_followers', 'i32')
   return {
+    /** The tracked accounts by score and by follower count, descending (ties by account_idx). */
     byScore,
     byFollowers,
+    /** Each account's place in `byScore` / `byFollowers` (-1 for friend-only records). */
     scorePlace: places(byScore, numericId.length),
     followersPlace: places(byFollowers, numericId.length),
     count: numericId.length,
-    platformId: { length: numericId.length, at: (idx) => numericId[idx].toString() },
+    /** The decimal id (ids exceed 2^53), made from `numericId` when rendered. */
+    platformId: { length: numericId.length, at: (idx: number) => numericId[idx].toString() } as Column<string>,
+    /** The ids as numbers, ascending (= account_idx order: an id is found by binary search). */
     numericId,
     // never NULL (the build's audits)
     username: texts('accounts.username', 'memory') as Column<string>,
+    /** null for friend-only records */
     slug: texts('accounts.slug', 'memory'),
     name: texts('accounts.name', 'memory'),
+    /** '' for none: `at` never answers null. */
     description: texts('accounts.description', 'memory'),
+    /** null for none. */
     profileImage: texts('accounts.profile_image', 'memory'),
     blueVerified: array('accounts.blue_verified', 'u8'),
     isTracked: array('accounts.is_tracked', 'u8'),
     isMonitored: array('accounts.is_monitored', 'u8'),
     isSmart: array('accounts.is_smart', 'u8'),
     platformScore: array('accounts.platform_score', 'f64'),
+    /** NaN when the account has no friend record. */
     graphScore: array('accounts.graph_score', 'f64'),
     followersCount: array('accounts.followers_count', 'f64'),
     smartFollowersCount: array('accounts.smart_followers_count', 'i32'),
+    /** 1 = highest score among tracked accounts; 0 for friend-only records (rank NULL). */
     rank: array('accounts.rank', 'i32'),
   }
 }
@@ -187,8 +281,8 @@ function places(order: Int32Array, count: number): Int32Array {
   return place
 }
 
-/** Old handles per account, in file order (account, then change date and username). */
-function loadPreviousUsernames(rows: Record<string, unknown>[], owners: number): PreviousUsernames {
+/** previous_usernames.parquet grouped by account: old handles, oldest change first. */
+function loadPreviousUsernames(rows: Record<string, unknown>[], owners: number) {
   const offsets = new Int32Array(owners + 1)
   for (const row of rows) offsets[(row.account_idx as number) + 1]++
   for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
@@ -196,7 +290,7 @@ function loadPreviousUsernames(rows: Record<string, unknown>[], owners: number):
 }
 
 /** Tags or categories by account, with ids 0..31 as a bit mask (membership in O(1) for filters over many rows). */
-function labels({ array }: ServingFiles, table: string): AccountLabels {
+function labels({ array }: ServingFiles, table: string) {
   const offsets = array(`${table}.offsets`, 'i32')
   const ids = array(`${table}.id`, 'i32')
   const mask = new Uint32Array(offsets.length - 1)
@@ -230,13 +324,13 @@ function smartFollowsLists(rows: Record<string, unknown>[]): Map<string, SmartFo
 }
 
 /** One list per (days, metric), rows in rank order (the columns come sorted by days, metric, rank). */
-function trendingLists({ array }: ServingFiles): Map<string, TrendingList> {
+function trendingLists({ array }: ServingFiles) {
   const days = array('trending.days', 'i32')
   const byScore = array('trending.by_score', 'u8')
   const accountIdx = array('trending.account_idx', 'i32')
   const scoreDiff = array('trending.platform_score_diff', 'f64')
   const followersDiff = array('trending.smart_followers_diff', 'i32')
-  const lists = new Map<string, TrendingList>()
+  const lists = new Map<string, { accountIdx: Int32Array; platformScoreDiff: Float64Array; smartFollowersDiff: Int32Array }>()
   for (let start = 0; start < days.length; ) {
     let end = start
     while (end < days.length && days[end] === days[start] && byScore[end] === byScore[start]) end++
@@ -251,8 +345,8 @@ function trendingLists({ array }: ServingFiles): Map<string, TrendingList> {
 }
 
 /** At most 3 lists of 1000 rows. */
-function topResearchedLists(rows: Record<string, unknown>[]): Map<number, TopResearchedList> {
-  const lists = new Map<number, TopResearchedList>()
+function topResearchedLists(rows: Record<string, unknown>[]) {
+  const lists = new Map<number, { accountIdx: Int32Array; lookups: Float64Array }>()
   for (const days of new Set(rows.map((row) => row.days as number))) {
     const list = rows.filter((row) => row.days === days)
     lists.set(days, {
