@@ -1,9 +1,9 @@
 /** GET /api/v1/get_followers — the target's smart followers, sorted and filtered, paginated (key `top_followers`). */
-import { defineOperation, type OperationContext } from './define.ts'
+import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { filterParameter, readFilterId } from '../params/filters.ts'
-import { hasLabel, hasTagInCategory } from '../queries/labels.ts'
+import { filterParameter } from '../params/filters.ts'
+import { labelFilter } from '../queries/labels.ts'
 import { isoUtcMillis } from '../params/dates.ts'
 import { pagedBody, pageParameters, pageRows, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
@@ -46,7 +46,7 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const by = readBy(query, FOLLOWERS_BY, 'score')
     const ascending = readAscending(query)
-    const keep = followerFilter({ query, snapshot })
+    const keep = labelFilter(query, snapshot)
     const request = readPage(query, 'get_followers')
     const sf = snapshot.smartFollowers
     const first = sf.offsets[target]
@@ -81,16 +81,4 @@ function follower(snapshot: Snapshot, f: number) {
     tags: plainTags(snapshot, f),
     categories: plainCategories(snapshot, f),
   }
-}
-
-/** The AND of the follower filters, or null when none is set. */
-function followerFilter({ query, snapshot }: Pick<OperationContext, 'query' | 'snapshot'>) {
-  const categoryId = readFilterId(query, 'category_id', 'server_error')
-  const tagId = readFilterId(query, 'tag_id', 'server_error')
-  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
-  if (categoryId === null && tagId === null && tagCategoryId === null) return null
-  return (f: number) =>
-    (categoryId === null || hasLabel(snapshot.accountCategories, f, categoryId)) &&
-    (tagId === null || hasLabel(snapshot.accountTags, f, tagId)) &&
-    (tagCategoryId === null || hasTagInCategory(snapshot, f, tagCategoryId))
 }

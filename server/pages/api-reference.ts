@@ -3,17 +3,19 @@
  * request leaves the server's origin), rendering our own `/openapi.json`. A user pastes a key into the
  * Authentication box and sends any operation from the page.
  *
- * @example app.get('/docs', () => apiReferencePage()); app.get(API_REFERENCE_BUNDLE_PATH, () => apiReferenceBundle())
+ * @example addApiReference(app) // GET /docs, /docs/scalar.js, /docs/init.js
  */
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import type { H3 } from 'h3'
 
 export const API_REFERENCE_PATH = '/docs'
-export const API_REFERENCE_BUNDLE_PATH = '/docs/scalar.js'
-export const API_REFERENCE_INIT_PATH = '/docs/init.js'
+const BUNDLE_PATH = '/docs/scalar.js'
+const INIT_PATH = '/docs/init.js'
+const JAVASCRIPT = 'text/javascript; charset=utf-8'
 
 /** Only our origin: the browser itself refuses any request elsewhere (fonts, telemetry, proxies). */
-export const API_REFERENCE_CSP = [
+const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -26,14 +28,26 @@ export const API_REFERENCE_CSP = [
 const bundleFile = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')
 let bundle: Buffer | undefined
 
-/** The Scalar bundle (4 MB), read from the package on first use. */
-export function apiReferenceBundle(): Buffer {
-  bundle ??= fs.readFileSync(bundleFile)
-  return bundle
+export function addApiReference(app: H3): void {
+  app.get(API_REFERENCE_PATH, (event) => {
+    event.res.headers.set('content-security-policy', CSP)
+    event.res.headers.set('content-type', 'text/html; charset=utf-8')
+    return page()
+  })
+  // the Scalar bundle (4 MB), read from the package on first use
+  app.get(BUNDLE_PATH, (event) => {
+    event.res.headers.set('cache-control', 'public, max-age=86400')
+    event.res.headers.set('content-type', JAVASCRIPT)
+    return (bundle ??= fs.readFileSync(bundleFile))
+  })
+  app.get(INIT_PATH, (event) => {
+    event.res.headers.set('content-type', JAVASCRIPT)
+    return init()
+  })
 }
 
 /** The page: a mount point and two scripts of our origin (the bundle, then its configuration). */
-export function apiReferencePage(title = 'Account Scoring API reference'): string {
+function page(title = 'Account Scoring API reference'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,15 +57,15 @@ export function apiReferencePage(title = 'Account Scoring API reference'): strin
 </head>
 <body>
 <div id="app"></div>
-<script src="${API_REFERENCE_BUNDLE_PATH}"></script>
-<script src="${API_REFERENCE_INIT_PATH}"></script>
+<script src="${BUNDLE_PATH}"></script>
+<script src="${INIT_PATH}"></script>
 </body>
 </html>
 `
 }
 
 /** Scalar's configuration: our document, the preferred `X-API-Key` scheme, nothing fetched from elsewhere. */
-export function apiReferenceInit(openapiPath = '/openapi.json'): string {
+function init(openapiPath = '/openapi.json'): string {
   const configuration = {
     url: openapiPath,
     authentication: { preferredSecurityScheme: 'ApiKeyHeader' },

@@ -6,19 +6,9 @@
  */
 import type { H3, H3Event } from 'h3'
 import type { Snapshot } from '../snapshot/load.ts'
-import {
-  API_REFERENCE_BUNDLE_PATH,
-  API_REFERENCE_CSP,
-  API_REFERENCE_INIT_PATH,
-  API_REFERENCE_PATH,
-  apiReferenceBundle,
-  apiReferenceInit,
-  apiReferencePage,
-} from './api-reference.ts'
+import { addApiReference, API_REFERENCE_PATH } from './api-reference.ts'
 import { llmsFullTxt, llmsTxt, type OpenApiDocument } from './llms-txt.ts'
 
-const HTML = 'text/html; charset=utf-8'
-const JAVASCRIPT = 'text/javascript; charset=utf-8'
 const MARKDOWN = 'text/markdown; charset=utf-8'
 
 function typed<T>(event: H3Event, type: string, body: T): T {
@@ -33,15 +23,7 @@ export function addPages(app: H3, document: OpenApiDocument, current: () => Snap
     event.res.headers.set('location', API_REFERENCE_PATH)
     return ''
   })
-  app.get(API_REFERENCE_PATH, (event) => {
-    event.res.headers.set('content-security-policy', API_REFERENCE_CSP)
-    return typed(event, HTML, apiReferencePage())
-  })
-  app.get(API_REFERENCE_BUNDLE_PATH, (event) => {
-    event.res.headers.set('cache-control', 'public, max-age=86400')
-    return typed(event, JAVASCRIPT, apiReferenceBundle())
-  })
-  app.get(API_REFERENCE_INIT_PATH, (event) => typed(event, JAVASCRIPT, apiReferenceInit()))
+  addApiReference(app)
   app.get('/llms.txt', (event) => typed(event, MARKDOWN, index))
   // its examples name an account of the served snapshot: made once per snapshot
   let full = { snapshotId: '', text: '' }

@@ -83,29 +83,9 @@ export function pageRows(
 /**
  * The spec's envelope: `success`, `total`, `page`, `size`, `pages`, any `extra` keys, then the items under `key`.
  */
-export function pagedBody<T>(
-  request: PageRequest,
-  total: number,
-  key: string,
-  items: T[],
-  extra: Record<string, unknown> = {},
-) {
-  return { ...pageHead(request, total, items.length, extra), [key]: items }
-}
-
-function pageCount(request: PageRequest, total: number): number {
-  return Math.max(1, Math.ceil(total / request.size))
-}
-
-function pageHead(request: PageRequest, total: number, size: number, extra: Record<string, unknown>) {
-  return {
-    success: true as const,
-    total,
-    page: request.page,
-    size,
-    pages: pageCount(request, total),
-    ...extra,
-  }
+export function pagedBody<T>(request: PageRequest, total: number, key: string, items: T[], extra: Record<string, unknown> = {}) {
+  const pages = Math.max(1, Math.ceil(total / request.size))
+  return { success: true as const, total, page: request.page, size: items.length, pages, ...extra, [key]: items }
 }
 
 /** OpenAPI parameters `page` and `size` of one size-table row. */

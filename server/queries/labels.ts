@@ -3,6 +3,7 @@
  *
  * @example hasAnyLabel(snapshot.accountCategories, followerIdx, labelSet([1, 7])) // follower is a VC or an influencer
  */
+import { readFilterId } from '../params/filters.ts'
 import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
 
 export function hasLabel(labels: AccountLabels, idx: number, id: number): boolean {
@@ -40,4 +41,19 @@ export function hasTagInCategory(snapshot: Snapshot, idx: number, tagCategoryId:
     if (snapshot.tagById.get(ids[r])?.tagCategoryId === tagCategoryId) return true
   }
   return false
+}
+
+/**
+ * The AND of the `category_id`, `tag_id` and `tag_category_id` filters of `query` on an account (non-numeric:
+ * `server_error`), or null when none is set.
+ */
+export function labelFilter(query: URLSearchParams, snapshot: Snapshot): ((idx: number) => boolean) | null {
+  const categoryId = readFilterId(query, 'category_id', 'server_error')
+  const tagId = readFilterId(query, 'tag_id', 'server_error')
+  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
+  if (categoryId === null && tagId === null && tagCategoryId === null) return null
+  return (idx) =>
+    (categoryId === null || hasLabel(snapshot.accountCategories, idx, categoryId)) &&
+    (tagId === null || hasLabel(snapshot.accountTags, idx, tagId)) &&
+    (tagCategoryId === null || hasTagInCategory(snapshot, idx, tagCategoryId))
 }

@@ -12,8 +12,8 @@ import type { OperationContext, Parameter } from '../operations/define.ts'
 import { plainCategories, plainTags } from './profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { isoUtcOffset } from '../params/dates.ts'
-import { filterParameter, readFilterId } from '../params/filters.ts'
-import { hasLabel, hasTagInCategory } from './labels.ts'
+import { filterParameter } from '../params/filters.ts'
+import { labelFilter } from './labels.ts'
 import { pagedBody, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
@@ -75,7 +75,9 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     const target = resolveAccount(snapshot, query, 'fallback')
     const by = readBy(query, MENTIONS_FEED_BY, 'created_at')
     const ascending = readAscending(query)
-    const keep = authorFilter({ query, snapshot })
+    // each author filter implies an author in the account table
+    const labels = labelFilter(query, snapshot)
+    const keep = labels && ((author: number) => author >= 0 && snapshot.accounts.isTracked[author] === 1 && labels(author))
     const request = readPage(query, rule)
     const mentions = rowsOf(snapshot)
     const first = mentions.offsets[target]
@@ -93,20 +95,6 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     )
     return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row])))
   }
-}
-
-/** The AND of the author filters (each implies an author in the account table), or null when none is set. */
-function authorFilter({ query, snapshot }: Pick<OperationContext, 'query' | 'snapshot'>) {
-  const tagId = readFilterId(query, 'tag_id', 'server_error')
-  const categoryId = readFilterId(query, 'category_id', 'server_error')
-  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
-  if (tagId === null && categoryId === null && tagCategoryId === null) return null
-  return (author: number) =>
-    author >= 0 &&
-    snapshot.accounts.isTracked[author] === 1 &&
-    (tagId === null || hasLabel(snapshot.accountTags, author, tagId)) &&
-    (categoryId === null || hasLabel(snapshot.accountCategories, author, categoryId)) &&
-    (tagCategoryId === null || hasTagInCategory(snapshot, author, tagCategoryId))
 }
 
 function mentionItem(snapshot: Snapshot, t: number) {
