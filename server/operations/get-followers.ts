@@ -62,7 +62,8 @@ export default defineOperation({
       },
       keep && ((row) => keep(sf.followerIdx[row])),
     )
-    const followers = rows.map((r) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(sf.subscribedAtMs.at(r)) }))
+    const subscribedAt = sf.subscribedAtMs.pick(rows)
+    const followers = rows.map((r, i) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(subscribedAt[i]) }))
     return pagedBody(request, total, 'top_followers', followers)
   },
 })
