@@ -9,16 +9,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { BUILD_STATUS_FILE, type BuildStatus } from '../pipeline/build-status.ts'
-
-/** The served snapshot as the metrics see it. */
-export interface ServedSnapshot {
-  id: string
-  date: string
-  dir: string
-}
+import type { Snapshot } from './snapshot/load.ts'
 
 export interface MetricsOptions {
-  snapshot: () => ServedSnapshot
+  snapshot: () => Pick<Snapshot, 'id' | 'date' | 'builtAt'>
   /** Where the nightly build writes `last-build.json` (`pipeline/build-status.ts`), read once per scrape. */
   snapshotsDir: string
 }
@@ -82,8 +76,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
     help: 'Seconds since the served snapshot was built (alert when it passes a day and a bit: the nightly build failed).',
     registers: [registry],
     collect() {
-      const builtAt = builtAtOf(options.snapshot())
-      if (builtAt !== null) this.set((Date.now() - builtAt) / 1000)
+      const { builtAt } = options.snapshot()
+      if (Number.isFinite(builtAt)) this.set((Date.now() - builtAt) / 1000)
     },
   })
   let build: BuildStatus | null = null
@@ -127,20 +121,4 @@ function readBuildStatus(snapshotsDir: string): BuildStatus | null {
   } catch {
     return null
   }
-}
-
-const builtAt = new Map<string, number | null>()
-
-/** `built_at` of the snapshot's manifest, read once per snapshot. */
-function builtAtOf(snapshot: ServedSnapshot): number | null {
-  if (!builtAt.has(snapshot.id)) {
-    builtAt.clear()
-    try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(snapshot.dir, 'manifest.json'), 'utf8'))
-      builtAt.set(snapshot.id, Date.parse(manifest.built_at))
-    } catch {
-      builtAt.set(snapshot.id, null)
-    }
-  }
-  return builtAt.get(snapshot.id)!
 }

@@ -1,10 +1,9 @@
 /** GET /api/v1/followers_count_history — daily follower-count snapshots of an account, newest first. */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { utcDay } from '../params/dates.ts'
+import { formatDay, utcDay } from '../params/dates.ts'
 import { dayRows } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
-import { formatDay } from '../params/dates.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, object } from '../openapi/schema.ts'
 

@@ -1,8 +1,7 @@
 /** GET /api/v1/get_followers_diff — follower-count change over the trailing 7 and 30 days (UTC, as of the request). */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { formatDay, utcDay } from '../params/dates.ts'
-import { windowDiffs } from '../queries/daily-series.ts'
+import { diffBody } from '../queries/daily-series.ts'
 import { date, integer, nullable, object, string } from '../openapi/schema.ts'
 
 const windowSchema = object({
@@ -20,10 +19,7 @@ export default defineOperation({
   response: object({ success: { const: true }, today: date(), week: windowSchema, month: windowSchema }),
   cache: 'followers_diff',
   handle({ query, snapshot, now }) {
-    const idx = resolveAccount(snapshot, query, 'fallback')
-    const today = utcDay(now)
     const history = snapshot.followersCountHistory
-    const [week, month] = windowDiffs(history, history.followersCount, idx, today, [7, 30], 0)
-    return { success: true, today: formatDay(today), week, month }
+    return diffBody(history, history.followersCount, resolveAccount(snapshot, query, 'fallback'), now, 0)
   },
 })

@@ -1,10 +1,10 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
 import { followersScoreSum } from '../queries/score-sum.ts'
 import { defineOperation } from './define.ts'
-import { prefixedLabels, profileHead } from '../queries/profile.ts'
+import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
-import { array, id, integer, nullable, number, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
+import { array, integer, number, object, prefixedCategory, prefixedTag, score } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
@@ -19,11 +19,7 @@ export default defineOperation({
   ],
   response: object({
     success: { const: true },
-    platform_id: id(),
-    username: string(),
-    name: nullable(string()),
-    description: string(),
-    profile_image: nullable(string()),
+    ...PROFILE_HEAD,
     platform_score: score(),
     followers_count: integer(),
     smart_followers_count: integer({ minimum: 0 }),

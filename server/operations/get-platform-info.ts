@@ -1,19 +1,8 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
 import { defineOperation } from './define.ts'
-import { prefixedLabels, profileHead } from '../queries/profile.ts'
+import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import {
-  array,
-  boolean,
-  id,
-  integer,
-  nullable,
-  object,
-  prefixedCategory,
-  prefixedTag,
-  score,
-  string,
-} from '../openapi/schema.ts'
+import { array, boolean, integer, nullable, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
@@ -24,11 +13,7 @@ export default defineOperation({
   parameters: accountParameters('fallback'),
   response: object({
     success: { const: true },
-    platform_id: id(),
-    username: string(),
-    name: nullable(string()),
-    description: string(),
-    profile_image: nullable(string()),
+    ...PROFILE_HEAD,
     platform_url: string({ format: 'uri' }),
     blue_verified: boolean(),
     platform_score: score(),

@@ -1,8 +1,7 @@
 /** GET /api/v1/get_score_diff — score change over the trailing 7 and 30 days (UTC, as of the request). */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { formatDay, utcDay } from '../params/dates.ts'
-import { windowDiffs } from '../queries/daily-series.ts'
+import { diffBody } from '../queries/daily-series.ts'
 import { date, nullable, number, object, string } from '../openapi/schema.ts'
 
 const windowSchema = object({
@@ -21,10 +20,7 @@ export default defineOperation({
   // `today` is as fresh as get_followers_diff's
   cache: 'followers_diff',
   handle({ query, snapshot, now }) {
-    const idx = resolveAccount(snapshot, query, 'fallback')
-    const today = utcDay(now)
     const history = snapshot.scoreHistory
-    const [week, month] = windowDiffs(history, history.platformScore, idx, today, [7, 30], 2)
-    return { success: true, today: formatDay(today), week, month }
+    return diffBody(history, history.platformScore, resolveAccount(snapshot, query, 'fallback'), now, 2)
   },
 })

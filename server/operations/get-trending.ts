@@ -2,14 +2,14 @@
  * GET /api/v1/get_trending — accounts whose smart-follower count or score grew most over the last 1, 7 or 30 days,
  * filterable by category and tag, at most 1000 rows after the filters (key `data`, plus the applied `days` and `by`).
  */
-import { profileHead } from '../queries/profile.ts'
+import { PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { defineOperation } from './define.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
 import { hasLabel } from '../queries/labels.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
-import { boolean, envelope, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
+import { boolean, envelope, integer, number, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot, TrendingList } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `smart_followers` is the default. */
@@ -38,11 +38,7 @@ export default defineOperation({
   response: envelope(
     'data',
     object({
-      platform_id: id(),
-      username: string(),
-      name: nullable(string()),
-      description: string(),
-      profile_image: nullable(string()),
+      ...PROFILE_HEAD,
       blue_verified: boolean(),
       platform_score: score(),
       platform_score_diff: number(),

@@ -34,42 +34,13 @@ import getTrending from './get-trending.ts'
 import limits from './limits.ts'
 
 export const operations: Operation[] = [
-  // Scores
-  bulkScoresCheck,
-  getPlatformScore,
-  getScoreExplanation,
-  // Scores, History
-  getScoreHistory,
-  getScoreDiff,
-  getPlatformScoresDiff,
-  // Accounts
-  getPlatformInfo,
-  // Followers
-  getFollowers,
-  getFollowersScoreSum,
-  getCategorizedFollowersCount,
-  getPlatformTopFollowers,
-  // Followers, History
-  followersCountHistory,
-  getFollowersDiff,
-  // History
-  friendshipHistoryFollowed,
-  friendshipHistoryFollowing,
-  // Lists
-  getSmartFollows,
-  getAlpha,
-  getTrending,
-  getTopResearched,
-  // Mentions
-  getMentioners,
-  getMentionsFeed,
-  getSmartMentions,
-  getSmartMentionsFeed,
-  // Reference
-  getCategories,
-  getCategoriesList,
-  getTagsList,
-  getTags,
-  getTagCategories,
-  limits,
+  /* Scores */ bulkScoresCheck, getPlatformScore, getScoreExplanation,
+  /* Scores, History */ getScoreHistory, getScoreDiff, getPlatformScoresDiff,
+  /* Accounts */ getPlatformInfo,
+  /* Followers */ getFollowers, getFollowersScoreSum, getCategorizedFollowersCount, getPlatformTopFollowers,
+  /* Followers, History */ followersCountHistory, getFollowersDiff,
+  /* History */ friendshipHistoryFollowed, friendshipHistoryFollowing,
+  /* Lists */ getSmartFollows, getAlpha, getTrending, getTopResearched,
+  /* Mentions */ getMentioners, getMentionsFeed, getSmartMentions, getSmartMentionsFeed,
+  /* Reference */ getCategories, getCategoriesList, getTagsList, getTags, getTagCategories, limits,
 ]

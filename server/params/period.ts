@@ -32,4 +32,3 @@ export const periodParameter: Parameter = {
     'Case-insensitive. `1w` = 7 days, `1m` = 30, `6m` = 180, `1y` = 365, `all` = whole history; the window is today (UTC) and the previous N-1 days. Unrecognised values fall back to 30 days.',
   schema: { ...string({ enum: [...PERIOD_DAYS.keys()] }), default: '30d' },
 }
-

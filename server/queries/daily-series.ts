@@ -3,10 +3,10 @@
  * operations and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time).
  *
  * @example const { first, day } = dayRows(snapshot.scoreHistory, idx, today, 30)
- * @example const [week, month] = windowDiffs(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, today, [7, 30], 2)
+ * @example return diffBody(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, now, 2) // { success, today, week, month }
  */
 import type { DiskColumn } from '../snapshot/serving-files.ts'
-import { formatDay } from '../params/dates.ts'
+import { formatDay, utcDay } from '../params/dates.ts'
 
 /** One value per (account, day), rows of an account newest day first. */
 export interface DailySeries {
@@ -35,23 +35,17 @@ function rowsSince(day: Uint16Array, oldest: number): number {
 }
 
 /**
- * For each window of `windows` days (today and the previous N-1): the date of the oldest stored value, newest minus
- * oldest rounded to `decimals` (0 with fewer than two values), and that difference signed (`+N`, `-N` or `0`, with
- * `decimals` digits after the point).
+ * The diff operations' body: for the trailing 7 (`week`) and 30 (`month`) days ending today (UTC at `now`), the date
+ * of the oldest stored value, newest minus oldest rounded to `decimals` (0 with fewer than two values), and that
+ * difference signed (`+N`, `-N` or `0`, with `decimals` digits after the point).
  */
-export function windowDiffs(
-  series: DailySeries,
-  values: DiskColumn<'u32' | 'f64'>,
-  idx: number,
-  today: number,
-  windows: number[],
-  decimals: number,
-) {
-  const { first, day } = dayRows(series, idx, today, Math.max(...windows))
+export function diffBody(series: DailySeries, values: DiskColumn<'u32' | 'f64'>, idx: number, now: Date, decimals: number) {
+  const today = utcDay(now)
+  const { first, day } = dayRows(series, idx, today, 30)
   const read = values.read(first, first + day.length)
   const scale = 10 ** decimals
-  // every window's rows are leading rows of the widest one
-  return windows.map((days) => {
+  // the week's rows are leading rows of the month's
+  const [week, month] = [7, 30].map((days) => {
     const n = rowsSince(day, today - days + 1)
     // `+ 0` turns a rounded -0 into 0
     const diff = n > 1 ? Math.round((Number(read[0]) - Number(read[n - 1])) * scale) / scale + 0 : 0
@@ -61,4 +55,5 @@ export function windowDiffs(
       diff_str: diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0',
     }
   })
+  return { success: true, today: formatDay(today), week, month }
 }

@@ -5,6 +5,7 @@
  * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
  * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
  */
+import { id, nullable, string } from '../openapi/schema.ts'
 import type { AccountLabels, Reference, Snapshot } from '../snapshot/load.ts'
 
 function references(labels: AccountLabels, idx: number, byId: Map<number, Reference>): Reference[] {
@@ -32,6 +33,15 @@ export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
   tags: prefixedTags(snapshot, idx),
   categories: prefixedCategories(snapshot, idx),
 })
+
+/** The schema of `profileHead`'s fields. */
+export const PROFILE_HEAD = {
+  platform_id: id(),
+  username: string(),
+  name: nullable(string()),
+  description: string(),
+  profile_image: nullable(string()),
+}
 
 /** The fields that open an account's profile (get_platform_info, get_followers_score_sum, get_trending), in their order. */
 export function profileHead({ accounts: a }: Snapshot, idx: number) {

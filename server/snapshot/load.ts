@@ -69,6 +69,7 @@ export interface SmartFollowsList {
 interface Manifest {
   snapshot_id: string
   build_date: string
+  built_at?: string
 }
 
 export async function loadSnapshot(dir: string) {
@@ -101,6 +102,8 @@ export async function loadSnapshot(dir: string) {
     /** build_date, YYYY-MM-DD */
     date: manifest.build_date,
     dir: realDir,
+    /** When the build made it (epoch ms; NaN when the manifest does not say). */
+    builtAt: Date.parse(manifest.built_at ?? ''),
     loadedAt: new Date(),
     loadMs: 0,
     accounts,
