@@ -76,8 +76,7 @@ export default defineOperation({
     const share = contributors.share.read(first, end)
     const seed = contributors.followerIsSeed.read(first, end)
     const reciprocal = contributors.reciprocal.read(first, end)
-    const changes = snapshot.scoreExplanations.changes
-    const changeDays = changes.days.read(changes.offsets[idx], changes.offsets[idx + 1])
+    const changes = accountChanges(snapshot, idx)
     const window = (days: 7 | 30) => {
       const column = (name: string) => name.replace('N', String(days)) as Component
       return {
@@ -89,7 +88,7 @@ export default defineOperation({
         arrived_points: value(column('arrived_points_Nd')),
         left_points: value(column('left_points_Nd')),
         other_points: orNull(column('other_points_Nd')),
-        followers: changedFollowers(snapshot, idx, changeDays, days),
+        followers: changes.filter((change) => change.days === days).slice(0, CHANGES_LISTED).map(({ days: _, ...change }) => change),
       }
     }
     return {
@@ -116,20 +115,16 @@ function followerOf(snapshot: Snapshot, f: number) {
   return { platform_id: a.platformId.at(f), username: a.username.at(f), name: a.name.at(f), platform_score: a.platformScore[f] }
 }
 
-/**
- * The window's largest moves from score_changes (an account's 7-day rows, then its 30-day rows, by |points|);
- * `windowDays` is the `days` column of the account's rows.
- */
-function changedFollowers(snapshot: Snapshot, idx: number, windowDays: Uint8Array, days: 7 | 30) {
+/** The account's rows of score_changes (its 7-day rows, then its 30-day rows, each by |points| desc), one read per column. */
+function accountChanges(snapshot: Snapshot, idx: number) {
   const changes = snapshot.scoreExplanations.changes
-  const first = changes.offsets[idx]
-  const count = windowDays.filter((d) => d === days).length
-  const start = count === 0 ? first : first + windowDays.indexOf(days)
-  const end = start + Math.min(count, CHANGES_LISTED)
+  const [start, end] = [changes.offsets[idx], changes.offsets[idx + 1]]
+  const days = changes.days.read(start, end)
   const arrived = changes.arrived.read(start, end)
   const seed = changes.followerIsSeed.read(start, end)
   const points = changes.points.read(start, end)
   return Array.from(changes.followerIdx.read(start, end), (f, i) => ({
+    days: days[i],
     change: arrived[i] === 1 ? 'arrived' : 'left',
     ...followerOf(snapshot, f),
     is_seed: seed[i] === 1,
