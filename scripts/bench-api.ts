@@ -1,10 +1,12 @@
 /**
- * `npm run bench:api [-- --scale demo|large] [--duration 5] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]`
+ * `npm run bench:api [-- --scale demo|large] [--duration 5] [--warmup 1] [--connections 50] [--snapshots DIR | --raw DIR] [--only a,b]`
  *
  * Three servers, each in its own process: an h3 hello-world, our API without access (no auth, limits or cache) and
  * our API with access (embedded store). Every operation is loaded uncached with autocannon (each request carries its
  * own `_bench` parameter and a rotating target), on the server without access and then with it; hello-world is
- * loaded before each operation, so each ratio compares runs a few seconds apart on the shared machine. Reported:
+ * loaded before each operation, so each ratio compares runs a few seconds apart on the shared machine. Each load is
+ * preceded by `--warmup` seconds of the same load, not measured (the steady state is measured, not V8 compiling
+ * the operation's code on its first requests). Reported:
  * req/s, p50/p99 and the ratio to hello-world per operation and server, the servers' ready time and RSS after the run.
  * Without --snapshots, the scale's snapshot is built under the OS temp folder (from --raw, or from freshly generated
  * raw data) and reused the same day.
@@ -44,6 +46,7 @@ const { values } = parseArgs({
   options: {
     scale: { type: 'string', default: 'demo' },
     duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '50' },
     snapshots: { type: 'string' },
     raw: { type: 'string' },
@@ -159,13 +162,16 @@ async function main(): Promise<void> {
 
 async function load(server: Spawned, pathAt: (i: number) => string, headers: Record<string, string>): Promise<Measured> {
   let i = 0
-  const result = await autocannon({
-    url: server.url.replace(/\/$/, ''),
-    connections: Number(values.connections),
-    duration: Number(values.duration),
-    headers,
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: pathAt(i++) }) }],
-  })
+  const run = (seconds: number) =>
+    autocannon({
+      url: server.url.replace(/\/$/, ''),
+      connections: Number(values.connections),
+      duration: seconds,
+      headers,
+      requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: pathAt(i++) }) }],
+    })
+  if (Number(values.warmup) > 0) await run(Number(values.warmup))
+  const result = await run(Number(values.duration))
   if (result.errors + result.timeouts + result.non2xx > 0) {
     throw new Error(`${server.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`)
   }
