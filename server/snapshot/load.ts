@@ -33,7 +33,7 @@ export interface Tag extends Reference {
   tagCategoryId: number
 }
 
-export interface TopAlphaFollower {
+interface TopAlphaFollower {
   name: string
   username: string
   image: string
@@ -60,7 +60,7 @@ export interface SmartFollowsItem {
 }
 
 /** One ranked list of smart_follows.parquet: items in rank order plus the two other orders as positions. */
-export interface SmartFollowsList {
+interface SmartFollowsList {
   byRank: SmartFollowsItem[]
   byScore: SmartFollowsItem[]
   byFollowers: SmartFollowsItem[]
