@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts'
 import { defineOperation } from './define.ts'
 import { findByPlatformId, findByUsername } from '../params/account.ts'
 import { splitList } from '../params/lists.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedList, pageParameters } from '../params/page.ts'
 import { envelope, id, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
@@ -43,11 +43,7 @@ export default defineOperation({
       const idx = find(snapshot, entry)
       if (idx !== undefined) matched.add(idx)
     }
-    const rows = [...matched]
-    const request = readPage(query, 'bulk_scores_check')
-    const { start, end } = pageRange(request, rows.length)
-    const page = rows.slice(start, end).map((idx) => row(snapshot, profileBaseUrl, idx))
-    return pagedBody(request, rows.length, 'data', page)
+    return pagedList(query, 'bulk_scores_check', 'data', [...matched], (idx) => row(snapshot, profileBaseUrl, idx))
   },
 })
 

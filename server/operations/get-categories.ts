@@ -1,6 +1,6 @@
 /** GET /api/v1/get_categories — the category reference list, ordered by id. */
 import { defineOperation } from './define.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedList, pageParameters } from '../params/page.ts'
 import { envelope, plainReference } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -11,9 +11,6 @@ export default defineOperation({
   response: envelope('categories', plainReference()),
   cache: 'default',
   handle({ query, snapshot }) {
-    const request = readPage(query, 'get_categories')
-    const { start, end } = pageRange(request, snapshot.categories.length)
-    const items = snapshot.categories.slice(start, end).map(({ id, name }) => ({ id, name }))
-    return pagedBody(request, snapshot.categories.length, 'categories', items)
+    return pagedList(query, 'get_categories', 'categories', snapshot.categories, ({ id, name }) => ({ id, name }))
   },
 })

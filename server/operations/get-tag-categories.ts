@@ -1,6 +1,6 @@
 /** GET /api/v1/get_tag_categories — the tag-category reference list, ordered by id. */
 import { defineOperation } from './define.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedList, pageParameters } from '../params/page.ts'
 import { envelope, plainReference } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -11,9 +11,6 @@ export default defineOperation({
   response: envelope('tag_categories', plainReference()),
   cache: 'default',
   handle({ query, snapshot }) {
-    const request = readPage(query, 'get_tag_categories')
-    const { start, end } = pageRange(request, snapshot.tagCategories.length)
-    const items = snapshot.tagCategories.slice(start, end).map(({ id, name }) => ({ id, name }))
-    return pagedBody(request, snapshot.tagCategories.length, 'tag_categories', items)
+    return pagedList(query, 'get_tag_categories', 'tag_categories', snapshot.tagCategories, ({ id, name }) => ({ id, name }))
   },
 })

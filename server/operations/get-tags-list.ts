@@ -1,7 +1,7 @@
 /** GET /api/v1/get_tags_list — the tag reference list with each tag's category, ordered by id (alias: get_tags). */
 import { defineOperation } from './define.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedList, pageParameters } from '../params/page.ts'
 import { envelope, integer, nullable, object, string } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -20,15 +20,12 @@ export default defineOperation({
   handle({ query, snapshot }) {
     const tagCategoryId = readFilterId(query, 'tag_category_id', 'ignore')
     const tags = tagCategoryId === null ? snapshot.tags : snapshot.tags.filter((t) => t.tagCategoryId === tagCategoryId)
-    const request = readPage(query, 'get_tags_list')
-    const { start, end } = pageRange(request, tags.length)
     const categoryName = new Map(snapshot.tagCategories.map((c) => [c.id, c.name]))
-    const items = tags.slice(start, end).map((t) => ({
+    return pagedList(query, 'get_tags_list', 'tags', tags, (t) => ({
       id: t.id,
       name: t.name,
       tag_category_id: t.tagCategoryId,
       tag_category_name: categoryName.get(t.tagCategoryId) ?? null,
     }))
-    return pagedBody(request, tags.length, 'tags', items)
   },
 })

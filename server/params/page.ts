@@ -88,6 +88,13 @@ export function pagedBody<T>(request: PageRequest, total: number, key: string, i
   return { success: true as const, total, page: request.page, size: items.length, pages, ...extra, [key]: items }
 }
 
+/** The requested page of `items`, rendered, in the envelope under `key`. */
+export function pagedList<T>(query: URLSearchParams, rule: PageSizeRule, key: string, items: readonly T[], render: (item: T) => unknown) {
+  const request = readPage(query, rule)
+  const { start, end } = pageRange(request, items.length)
+  return pagedBody(request, items.length, key, items.slice(start, end).map(render))
+}
+
 /** OpenAPI parameters `page` and `size` of one size-table row. */
 export function pageParameters(rule: PageSizeRule): Parameter[] {
   const sizes = PAGE_SIZES[rule]
