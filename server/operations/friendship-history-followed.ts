@@ -47,12 +47,7 @@ export default defineOperation({
       tagIds || categoryIds
         ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
         : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
-    const events = rows.map((r) => ({
-      action: log.followed[r] ? 'Followed' : 'Unfollowed',
-      ...followerOf(snapshot, log.followerIdx[r]),
-      created_at: formatDay(log.day[r]),
-    }))
-    return pagedBody(request, total, 'data', events)
+    return pagedBody(request, total, 'data', rows.map((r) => event(snapshot, r)))
   },
 })
 
@@ -81,10 +76,13 @@ function joinedPage(
   return { total, rows }
 }
 
-/** A log row's follower part, between `action` and `created_at`. */
-function followerOf(snapshot: Snapshot, f: number) {
+/** One row of the log: the event and its follower. */
+function event(snapshot: Snapshot, r: number) {
   const a = snapshot.accounts
+  const log = snapshot.friendshipFollowed
+  const f = log.followerIdx[r]
   return {
+    action: log.followed[r] ? 'Followed' : 'Unfollowed',
     platform_id: a.platformId.at(f),
     username: a.username.at(f),
     name: a.name.at(f) ?? '',
@@ -94,5 +92,6 @@ function followerOf(snapshot: Snapshot, f: number) {
     profile_image: a.profileImage.at(f),
     tags: plainTags(snapshot, f),
     categories: plainCategories(snapshot, f),
+    created_at: formatDay(log.day[r]),
   }
 }

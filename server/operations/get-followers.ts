@@ -62,14 +62,13 @@ export default defineOperation({
       },
       keep && ((row) => keep(sf.followerIdx[row])),
     )
-    const subscribedAt = sf.subscribedAtMs.pick(rows)
-    const followers = rows.map((r, i) => ({ ...follower(snapshot, sf.followerIdx[r]), subscribed_at: isoUtcMillis(subscribedAt[i]) }))
+    const followers = rows.map((r) => follower(snapshot, sf.followerIdx[r], sf.subscribedAtMs[r]))
     return pagedBody(request, total, 'top_followers', followers)
   },
 })
 
-/** A row's account part (`subscribed_at` follows it). */
-function follower(snapshot: Snapshot, f: number) {
+/** A smart follower's row. */
+function follower(snapshot: Snapshot, f: number, subscribedAtMs: number) {
   const a = snapshot.accounts
   return {
     platform_id: a.platformId.at(f),
@@ -81,5 +80,6 @@ function follower(snapshot: Snapshot, f: number) {
     profile_image: a.profileImage.at(f),
     tags: plainTags(snapshot, f),
     categories: plainCategories(snapshot, f),
+    subscribed_at: isoUtcMillis(subscribedAtMs),
   }
 }

@@ -88,7 +88,7 @@ export default defineOperation({
         arrived_points: value(column('arrived_points_Nd')),
         left_points: value(column('left_points_Nd')),
         other_points: orNull(column('other_points_Nd')),
-        followers: changes.filter((change) => change.days === days).slice(0, CHANGES_LISTED).map(({ days: _, ...change }) => change),
+        followers: changes.filter((change) => change.days === days).slice(0, CHANGES_LISTED).map((change) => change.row),
       }
     }
     return {
@@ -99,7 +99,10 @@ export default defineOperation({
       rank: a.rank[idx] || null,
       components: { audience: value('audience'), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
       top_contributors: Array.from(contributors.followerIdx.read(first, end), (f, i) => ({
-        ...followerOf(snapshot, f),
+        platform_id: a.platformId.at(f),
+        username: a.username.at(f),
+        name: a.name.at(f),
+        platform_score: a.platformScore[f],
         points: points[i],
         share: share[i],
         is_seed: seed[i] === 1,
@@ -110,11 +113,6 @@ export default defineOperation({
   },
 })
 
-function followerOf(snapshot: Snapshot, f: number) {
-  const a = snapshot.accounts
-  return { platform_id: a.platformId.at(f), username: a.username.at(f), name: a.name.at(f), platform_score: a.platformScore[f] }
-}
-
 /** The account's rows of score_changes (its 7-day rows, then its 30-day rows, each by |points| desc), one read per column. */
 function accountChanges(snapshot: Snapshot, idx: number) {
   const changes = snapshot.scoreExplanations.changes
@@ -123,11 +121,17 @@ function accountChanges(snapshot: Snapshot, idx: number) {
   const arrived = changes.arrived.read(start, end)
   const seed = changes.followerIsSeed.read(start, end)
   const points = changes.points.read(start, end)
+  const a = snapshot.accounts
   return Array.from(changes.followerIdx.read(start, end), (f, i) => ({
     days: days[i],
-    change: arrived[i] === 1 ? 'arrived' : 'left',
-    ...followerOf(snapshot, f),
-    is_seed: seed[i] === 1,
-    points: points[i],
+    row: {
+      change: arrived[i] === 1 ? 'arrived' : 'left',
+      platform_id: a.platformId.at(f),
+      username: a.username.at(f),
+      name: a.name.at(f),
+      platform_score: a.platformScore[f],
+      is_seed: seed[i] === 1,
+      points: points[i],
+    },
   }))
 }

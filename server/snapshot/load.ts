@@ -9,7 +9,7 @@
  * the narrowest type that holds their values (days Uint16 until 2149, counters Uint32). Texts (handles, names,
  * descriptions, tweet texts) are UTF-8 bytes per column (`Texts`), decoded when a row is rendered: the JS heap holds
  * no per-account object, so a full garbage collection has little to walk. The biggest columns a request reads only
- * a few rows of (the daily series, `subscribed_at`, tweet texts, the score's explanations) stay on disk
+ * a few rows of (the daily series, tweet texts, the score's explanations) stay on disk
  * (`DiskColumn`), read by row range per request.
  *
  * @example const snapshot = await loadSnapshot('snapshots/current')
@@ -124,7 +124,7 @@ export async function loadSnapshot(dir: string) {
     smartFollowers: {
       offsets: offsets('smart_followers'),
       followerIdx: array('smart_followers.follower_idx', 'i32'),
-      subscribedAtMs: disk('smart_followers.subscribed_at_ms', 'f64'),
+      subscribedAtMs: array('smart_followers.subscribed_at_ms', 'f64'),
       /**
        * The other two orders (follower count desc, subscription desc): the row at position p of target t is
        * `byFollowers[offsets[t] + p]` (for `score`, the position is the row).

@@ -33,20 +33,6 @@ export class DiskColumn<T extends ColumnType> {
     readFully(this.#fd, new Uint8Array(array.buffer), start * array.BYTES_PER_ELEMENT)
     return array
   }
-
-  at(row: number): ArrayOf<T>[number] {
-    return this.read(row, row + 1)[0]
-  }
-
-  /** The values of `rows` (any order): one read when they lie within a short span (a page of an order), else one each. */
-  pick(rows: readonly number[]): ArrayOf<T>[number][] {
-    if (rows.length === 0) return []
-    const low = Math.min(...rows)
-    const high = Math.max(...rows) + 1
-    if (high - low > 4 * rows.length) return rows.map((row) => this.at(row))
-    const span = this.read(low, high)
-    return rows.map((row) => span[row - low])
-  }
 }
 
 /** Fill `into` from the file at byte `position` (a read may return fewer bytes than asked). */
