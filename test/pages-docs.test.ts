@@ -47,7 +47,12 @@ test('docs :: in Chromium every operation is listed and a try-it call with a key
     })
     await page.goto(`${server.url}docs`, { waitUntil: 'networkidle0', timeout: 60_000 })
 
-    const text = await page.evaluate(() => (globalThis as any).document.body.innerText as string)
+    // the page renders after its scripts have run: on a busy machine, after the network is idle
+    const pageText = () => page.evaluate(() => (globalThis as any).document.body.innerText as string)
+    await page
+      .waitForFunction((paths: string[]) => paths.every((path) => ((globalThis as any).document.body.innerText as string).includes(path)), { timeout: 60_000 }, operations)
+      .catch(() => undefined)
+    const text = await pageText()
     const missing = operations.filter((path) => !text.includes(path))
     assert.equal(missing, [], 'operations missing from the page')
 
