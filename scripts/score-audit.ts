@@ -8,7 +8,8 @@
  *   without any attack, and for comparison a real endorsement (a seed of median standing follows the bought-follow
  *   targets);
  * - an inert flood: `--inert` accounts nobody follows added to accounts.parquet, and how far any score moves;
- * - Spearman of the score with the planted quality and with the follower count, among monitored accounts;
+ * - Spearman of the score with the planted quality and with the follower count, among monitored accounts, and for
+ *   reference the Spearman with quality of plain counts of the graph and of a size-normalised audience;
  * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
  *   on both days.
  * Each copy is built from scratch as the nightly command builds it.
@@ -83,8 +84,11 @@ async function score(raw: string, date: string, name: string): Promise<number> {
   try {
     const file = (mart: string) => sqlString(path.join(dir, `${mart}.parquet`))
     const out = (kind: string) => sqlString(path.join(work, `${name}_${kind}.parquet`))
-    await db.conn.run(`copy (select platform_id, platform_score, rank, is_monitored, is_tracked, followers_count
-                             from read_parquet(${file('accounts')})) to ${out('scores')} (format parquet)`)
+    await db.conn.run(`copy (select a.platform_id, a.platform_score, a.rank, a.is_monitored, a.is_tracked, a.followers_count,
+                               a.smart_followers_count, e.trusted_followers, e.audience
+                             from read_parquet(${file('accounts')}) a
+                             join read_parquet(${file('score_explanations')}) e using (account_idx))
+                       to ${out('scores')} (format parquet)`)
     await db.conn.run(`copy (select follower_id as source_id, target_id from read_parquet(${file('smart_followers')}))
                        to ${out('edges')} (format parquet)`)
     await db.conn.run(`copy (select platform_id, seed_endowment as seed_trust from read_parquet(${file('score_explanations')})
@@ -186,19 +190,34 @@ async function reportFlood(conn: DuckDBConnection, inert: number): Promise<void>
     + `  [≤ ${TARGET.inertPoints}: ${verdict(Number(flooded.max_points) <= TARGET.inertPoints)}]`)
 }
 
-/** Spearman's correlation (average ranks for ties) among monitored accounts. */
+/**
+ * Reference measures of the same accounts, for what limits the Spearman with quality: plain counts of the follow
+ * graph, and the audience divided by a size term (the square root of the follower count against a prior of 300).
+ */
+const REFERENCES: Record<string, string> = {
+  'smart followers (count)': 'b.smart_followers_count',
+  'trusted followers (count)': 'b.trusted_followers',
+  'audience / sqrt(1 + followers / 300)': 'b.audience / sqrt(1 + b.followers_count / 300)',
+}
+
+/** Spearman's correlation (average ranks for ties) among monitored accounts; then the reference measures'. */
 async function reportSpearman(conn: DuckDBConnection): Promise<void> {
   const averageRank = (x: string) => `rank() over (order by ${x}) + (count(*) over (partition by ${x}) - 1) / 2`
+  const refs = Object.values(REFERENCES)
   const [rho] = await queryRows(conn, `
     with m as (
-      select b.platform_score as s, b.followers_count as f, q.quality as q
+      select b.platform_score as s, b.followers_count as f, q.quality as q, ${refs.map((x, i) => `${x} as x${i}`).join(', ')}
       from base b join quality q using (platform_id) where b.is_monitored
     ),
-    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf from m)
-    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers from r`)
+    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf,
+            ${refs.map((_, i) => `${averageRank(`x${i}`)} as r${i}`).join(', ')} from m)
+    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers,
+      ${refs.map((_, i) => `corr(r${i}, rq) as q${i}`).join(', ')} from r`)
   const met = Number(rho.quality) >= TARGET.spearmanQuality && Number(rho.quality) > Number(rho.followers)
   console.log(`\nSpearman among ${rho.n} monitored accounts: with planted quality ${fmt(rho.quality, 3)},`
     + ` with follower count ${fmt(rho.followers, 3)}  [quality ≥ ${TARGET.spearmanQuality} and above followers: ${verdict(met)}]`)
+  console.log('  for reference, Spearman with planted quality of: '
+    + Object.keys(REFERENCES).map((name, i) => `${name} ${fmt(rho[`q${i}`], 3)}`).join(', '))
 }
 
 /** Accounts with the same smart followers on both days: how far their score moved. */
