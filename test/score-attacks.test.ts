@@ -221,10 +221,10 @@ Generated('quality :: the score follows planted audience quality more than follo
   const byQuality = spearman(score, quality)
   const byFollowers = spearman(score, followers)
   assert.ok(byQuality > byFollowers, `quality ${byQuality} vs followers ${byFollowers}`)
-  assert.ok(byQuality >= 0.6, `quality ${byQuality}`)
+  assert.ok(byQuality >= 0.7, `quality ${byQuality}`)
 })
 
-Generated('stability :: most accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
+Generated('stability :: 98% of the accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
   const { raw, attacked } = await generated
   const yesterday = await build(raw, addDays(BUILD_DATE, -1))
   const followersOf = async (dir: string) => {
@@ -242,7 +242,7 @@ Generated('stability :: most accounts whose smart followers did not change move 
   }
   assert.ok(moves.length > 100, `${moves.length} unchanged accounts`)
   const under = moves.filter((m) => m < 0.5).length / moves.length
-  assert.ok(under >= 0.9, `${(100 * under).toFixed(1)}% moved less than 0.5 point`)
+  assert.ok(under >= 0.98, `${(100 * under).toFixed(1)}% moved less than 0.5 point`)
 })
 
 Fixture.run()
