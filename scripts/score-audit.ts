@@ -229,7 +229,8 @@ async function reportSpearman(conn: DuckDBConnection): Promise<void> {
 
 /**
  * Accounts with the same smart followers on both days: how far their score moved; and for those that moved at least
- * the target, how big they are and through which followers (the listed contributor whose weight moved most).
+ * the target, how big they are and through which followers: for those with at most 10 trusted followers (all listed in
+ * score_contributors), the follower whose weight moved most.
  */
 async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
   await conn.run(`
@@ -237,7 +238,8 @@ async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<voi
     with today as (select target_id, list(source_id order by source_id) as f from base_edges group by target_id),
     yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
     unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f)
-    select platform_id, abs(b.platform_score - y.platform_score) as d, b.audience
+    select platform_id, abs(b.platform_score - y.platform_score) as d, b.audience,
+      greatest(b.trusted_followers, y.trusted_followers) <= 10 as listed
     from unchanged u join base b using (platform_id) join before y using (platform_id)`)
   const [day] = await queryRows(conn, `
     select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
@@ -253,16 +255,18 @@ async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<voi
       select target_id, source_id, coalesce(sum(weight) filter (where today), 0) as weight,
         coalesce(sum(weight) filter (where not today), 0) as weight_before
       from (select true as today, * from base_contributors union all select false, * from before_contributors)
-      where target_id in (select platform_id from moves where d >= ${TARGET.dayToDayPoints})
+      where target_id in (select platform_id from moves where d >= ${TARGET.dayToDayPoints} and listed)
       group by target_id, source_id
     ),
     drivers as (
       select source_id as follower, weight, abs(weight - weight_before) as moved from weights
       qualify row_number() over (partition by target_id order by abs(weight - weight_before) desc, source_id) = 1
     )
-    select count(distinct follower) as followers, median(weight) as weight, median(moved) as moved from drivers`)
-  console.log(`  those moved by more: median audience ${fmt(day.over_audience)} trusted followers; the follower whose`
-    + ` weight moved most is one of ${why.followers} accounts (median weight ${fmt(why.weight)}, moved by ${fmt(why.moved, 3)})`)
+    select count(*) as accounts, count(distinct follower) as followers, median(weight) as weight, median(moved) as moved
+    from drivers`)
+  console.log(`  those moved by more: median audience ${fmt(day.over_audience)} trusted followers; for the ${why.accounts}`
+    + ` with at most 10, the follower whose weight moved most is one of ${why.followers} accounts`
+    + ` (median weight ${fmt(why.weight)}, moved by ${fmt(why.moved, 3)})`)
 }
 
 async function main(): Promise<void> {
