@@ -17,7 +17,8 @@ export const FOLDED = ['int_runs', 'int_day_scans', 'int_day_events', 'int_follo
 
 /**
  * Models the score needs, up to the seed vector. The runner (pipeline/score.ts) then runs two passes of
- * int_score_start + repeated int_score_iteration, with int_score_standing between them, and ends with int_scores.
+ * int_score_start + repeated int_score_iteration, with int_score_standing between them, and ends with
+ * int_score_contributions (what each follower gives) and int_scores.
  */
 export const SCORE_INPUTS = [
   'int_accounts', 'int_following_now', 'int_smart_edges', 'int_score_outdegree', 'int_score_reciprocal',
@@ -26,6 +27,7 @@ export const SCORE_INPUTS = [
 export const SCORE_START = 'int_score_start'
 export const SCORE_ITERATION = 'int_score_iteration'
 export const SCORE_STANDING = 'int_score_standing'
+export const SCORE_CONTRIBUTIONS = 'int_score_contributions'
 export const SCORES = 'int_scores'
 
 /** The remaining intermediate models, after the score. */
@@ -33,7 +35,7 @@ export const INTERMEDIATE = [
   'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
   'int_window_gains', 'int_tweets', 'int_growth',
   // the score's explanations (docs/score.md)
-  'int_score_contributions', 'int_score_changes',
+  'int_score_changes',
 ]
 
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */

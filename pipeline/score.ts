@@ -1,19 +1,25 @@
 /**
  * The platform score (docs/score.md): trust propagated from category seeds over the smart follow graph, in two
  * passes (the second endows each seed by the standing the first gave it), with a cap on what one follower passes
- * and no echo along reciprocal follows, mapped to 0..1000 on an absolute log scale. The propagation is SQL
+ * and no echo along reciprocal follows. The score counts an account's trusted followers, each weighted by a
+ * saturating function of the trust it passes, on an absolute log scale 0..1000. The propagation is SQL
  * (int_score_*.sql, int_scores.sql); this module holds its parameters and runs the passes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryValue, runSqlFile, setVariables } from './duckdb.ts'
-import { SCORE_INPUTS, SCORE_ITERATION, SCORE_STANDING, SCORE_START, SCORES } from './models.ts'
+import { SCORE_CONTRIBUTIONS, SCORE_INPUTS, SCORE_ITERATION, SCORE_STANDING, SCORE_START, SCORES } from './models.ts'
 
-/** Fixed-point integers per seed unit: sums of integer shares are exact, so the score is deterministic. */
+/**
+ * Fixed-point integers per seed unit (trust) and per fully trusted follower (weights): sums of integer shares and
+ * weights are exact, so the score is deterministic.
+ */
 const UNIT = 1_000_000_000
 
 export const SCORE_PARAMS = {
-  algorithm: 'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows',
+  algorithm:
+    'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows; '
+    + 'score = log of the count of trusted followers, each weighted by the trust it passes',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
   /** propagation steps per pass; there are two passes (standing, then score) */
@@ -24,15 +30,23 @@ export const SCORE_PARAMS = {
   full_standing: 0.005,
   /** most one follower passes to one account per step, in seed units: share = cap · (1 - exp(-raw / cap)) */
   follower_cap: 0.0001,
-  /** score = min(1000, 1000 · ln(1 + inflow / follower_cap) / ln(1 + scale_full_followers)) */
-  scale_full_followers: 100,
-  /** trust is an integer count of 1e-9 seed units */
+  /**
+   * a follower's weight in the score: 1 - exp(-share / trusted_share), share = what it passes the account in the last
+   * step (seed units): a follower passing trusted_share counts as 63% of a trusted follower, five times that as 99%
+   */
+  trusted_share: 1e-7,
+  /** score = min(1000, 1000 · ln(1 + audience) / ln(1 + scale_full_followers)), audience = the sum of the weights */
+  scale_full_followers: 1000,
+  /** trust is an integer count of 1e-9 seed units, a weight an integer count of 1e-9 trusted followers */
   trust_unit: 1 / UNIT,
 }
 
 export type StepRunner = (layer: string, model: string, label?: string) => Promise<void>
 
-/** Run the score models for the build_date already set: inputs, the standing pass, the score pass, int_scores. */
+/**
+ * Run the score models for the build_date already set: inputs, the standing pass, the score pass, each follower's
+ * contribution, int_scores.
+ */
 export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Promise<void> {
   const p = SCORE_PARAMS
   await setVariables(conn, {
@@ -41,12 +55,14 @@ export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Pro
     score_unit: UNIT,
     score_full_standing: Math.round(p.full_standing * UNIT),
     score_cap: Math.round(p.follower_cap * UNIT),
+    score_trusted_share: Math.round(p.trusted_share * UNIT),
     score_scale_full: p.scale_full_followers,
   })
   for (const model of SCORE_INPUTS) await runStep('intermediate', model)
   await propagate(conn, 'standing')
   await runSqlFile(conn, `intermediate/${SCORE_STANDING}.sql`)
   await propagate(conn, 'score')
+  await runStep('intermediate', SCORE_CONTRIBUTIONS)
   await runStep('intermediate', SCORES)
 }
 

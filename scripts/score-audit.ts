@@ -8,7 +8,8 @@
  *   without any attack, and for comparison a real endorsement (a seed of median standing follows the bought-follow
  *   targets);
  * - an inert flood: `--inert` accounts nobody follows added to accounts.parquet, and how far any score moves;
- * - Spearman of the score with the planted quality and with the follower count, among monitored accounts;
+ * - Spearman of the score with the planted quality and with the follower count, among monitored accounts, and for
+ *   reference the Spearman with quality of plain counts of the graph and of a size-normalised audience;
  * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
  *   on both days.
  * Each copy is built from scratch as the nightly command builds it.
@@ -83,10 +84,18 @@ async function score(raw: string, date: string, name: string): Promise<number> {
   try {
     const file = (mart: string) => sqlString(path.join(dir, `${mart}.parquet`))
     const out = (kind: string) => sqlString(path.join(work, `${name}_${kind}.parquet`))
-    await db.conn.run(`copy (select platform_id, platform_score, rank, is_monitored, is_tracked, followers_count
-                             from read_parquet(${file('accounts')})) to ${out('scores')} (format parquet)`)
+    await db.conn.run(`copy (select a.platform_id, a.platform_score, a.rank, a.is_monitored, a.is_tracked, a.followers_count,
+                               a.smart_followers_count, e.trusted_followers, e.audience
+                             from read_parquet(${file('accounts')}) a
+                             join read_parquet(${file('score_explanations')}) e using (account_idx))
+                       to ${out('scores')} (format parquet)`)
     await db.conn.run(`copy (select follower_id as source_id, target_id from read_parquet(${file('smart_followers')}))
                        to ${out('edges')} (format parquet)`)
+    // each listed contributor's weight (its share of the audience times the audience, in trusted followers)
+    await db.conn.run(`copy (select c.platform_id as target_id, c.follower_id as source_id, c.share * e.audience as weight
+                             from read_parquet(${file('score_contributors')}) c
+                             join read_parquet(${file('score_explanations')}) e using (account_idx))
+                       to ${out('contributors')} (format parquet)`)
     await db.conn.run(`copy (select platform_id, seed_endowment as seed_trust from read_parquet(${file('score_explanations')})
                              where is_seed) to ${out('seeds')} (format parquet)`)
   } finally {
@@ -101,8 +110,10 @@ async function analysis(conn: DuckDBConnection, truth: Truth): Promise<void> {
     await conn.run(`create view ${name} as select * from read_parquet(${sqlString(path.join(work, `${name}_scores.parquet`))})`)
   }
   for (const name of ['base', 'before']) {
-    await conn.run(`create view ${name}_edges as
-      select * from read_parquet(${sqlString(path.join(work, `${name}_edges.parquet`))})`)
+    for (const kind of ['edges', 'contributors']) {
+      await conn.run(`create view ${name}_${kind} as
+        select * from read_parquet(${sqlString(path.join(work, `${name}_${kind}.parquet`))})`)
+    }
   }
   const qualityFile = path.join(work, 'quality.ndjson')
   fs.writeFileSync(qualityFile, Object.entries(truth.quality).map(([id, q]) => JSON.stringify({ id, q })).join('\n') + '\n')
@@ -186,37 +197,76 @@ async function reportFlood(conn: DuckDBConnection, inert: number): Promise<void>
     + `  [≤ ${TARGET.inertPoints}: ${verdict(Number(flooded.max_points) <= TARGET.inertPoints)}]`)
 }
 
-/** Spearman's correlation (average ranks for ties) among monitored accounts. */
+/**
+ * Reference measures of the same accounts, for what limits the Spearman with quality: plain counts of the follow
+ * graph, and the audience divided by a size term (the square root of the follower count against a prior of 300).
+ */
+const REFERENCES: Record<string, string> = {
+  'smart followers (count)': 'b.smart_followers_count',
+  'trusted followers (count)': 'b.trusted_followers',
+  'audience / sqrt(1 + followers / 300)': 'b.audience / sqrt(1 + b.followers_count / 300)',
+}
+
+/** Spearman's correlation (average ranks for ties) among monitored accounts; then the reference measures'. */
 async function reportSpearman(conn: DuckDBConnection): Promise<void> {
   const averageRank = (x: string) => `rank() over (order by ${x}) + (count(*) over (partition by ${x}) - 1) / 2`
+  const refs = Object.values(REFERENCES)
   const [rho] = await queryRows(conn, `
     with m as (
-      select b.platform_score as s, b.followers_count as f, q.quality as q
+      select b.platform_score as s, b.followers_count as f, q.quality as q, ${refs.map((x, i) => `${x} as x${i}`).join(', ')}
       from base b join quality q using (platform_id) where b.is_monitored
     ),
-    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf from m)
-    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers from r`)
+    r as (select ${averageRank('s')} as rs, ${averageRank('q')} as rq, ${averageRank('f')} as rf,
+            ${refs.map((_, i) => `${averageRank(`x${i}`)} as r${i}`).join(', ')} from m)
+    select count(*) as n, corr(rs, rq) as quality, corr(rs, rf) as followers,
+      ${refs.map((_, i) => `corr(r${i}, rq) as q${i}`).join(', ')} from r`)
   const met = Number(rho.quality) >= TARGET.spearmanQuality && Number(rho.quality) > Number(rho.followers)
   console.log(`\nSpearman among ${rho.n} monitored accounts: with planted quality ${fmt(rho.quality, 3)},`
     + ` with follower count ${fmt(rho.followers, 3)}  [quality ≥ ${TARGET.spearmanQuality} and above followers: ${verdict(met)}]`)
+  console.log('  for reference, Spearman with planted quality of: '
+    + Object.keys(REFERENCES).map((name, i) => `${name} ${fmt(rho[`q${i}`], 3)}`).join(', '))
 }
 
-/** Accounts with the same smart followers on both days: how far their score moved. */
+/**
+ * Accounts with the same smart followers on both days: how far their score moved; and for those that moved at least
+ * the target, how big they are and through which followers: for those with at most 10 trusted followers (all listed in
+ * score_contributors), the follower whose weight moved most.
+ */
 async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
-  const [day] = await queryRows(conn, `
+  await conn.run(`
+    create table moves as
     with today as (select target_id, list(source_id order by source_id) as f from base_edges group by target_id),
     yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
-    unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f),
-    moves as (
-      select abs(b.platform_score - y.platform_score) as d
-      from unchanged u join base b using (platform_id) join before y using (platform_id)
-    )
+    unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f)
+    select platform_id, abs(b.platform_score - y.platform_score) as d, b.audience,
+      greatest(b.trusted_followers, y.trusted_followers) <= 10 as listed
+    from unchanged u join base b using (platform_id) join before y using (platform_id)`)
+  const [day] = await queryRows(conn, `
     select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
-      count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over
+      count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over,
+      median(audience) filter (where d >= ${TARGET.dayToDayPoints}) as over_audience
     from moves`)
   console.log(`\nday to day (${addDays(date, -1)} → ${date}): ${day.n} accounts with the same smart followers both days;`
     + ` |Δscore| median ${fmt(day.p50, 3)}, p99 ${fmt(day.p99, 3)}, max ${fmt(day.max_points)};`
     + ` ${day.over} moved ≥ ${TARGET.dayToDayPoints}  [< ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
+  if (Number(day.over) === 0) return
+  const [why] = await queryRows(conn, `
+    with weights as (
+      select target_id, source_id, coalesce(sum(weight) filter (where today), 0) as weight,
+        coalesce(sum(weight) filter (where not today), 0) as weight_before
+      from (select true as today, * from base_contributors union all select false, * from before_contributors)
+      where target_id in (select platform_id from moves where d >= ${TARGET.dayToDayPoints} and listed)
+      group by target_id, source_id
+    ),
+    drivers as (
+      select source_id as follower, weight, abs(weight - weight_before) as moved from weights
+      qualify row_number() over (partition by target_id order by abs(weight - weight_before) desc, source_id) = 1
+    )
+    select count(*) as accounts, count(distinct follower) as followers, median(weight) as weight, median(moved) as moved
+    from drivers`)
+  console.log(`  those moved by more: median audience ${fmt(day.over_audience)} trusted followers; for the ${why.accounts}`
+    + ` with at most 10, the follower whose weight moved most is one of ${why.followers} accounts`
+    + ` (median weight ${fmt(why.weight)}, moved by ${fmt(why.moved, 3)})`)
 }
 
 async function main(): Promise<void> {

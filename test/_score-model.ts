@@ -10,6 +10,8 @@ import { readParquet } from './_fixtures.ts'
 
 export interface ScoreModel {
   score: number[]
+  /** the sum of the followers' weights, in trusted followers */
+  audience: number[]
   inflow: number[]
   /** trust after the last step: (1 - alpha) · endowment + inflow */
   trust: number[]
@@ -17,6 +19,8 @@ export interface ScoreModel {
   outdegree: number[]
   /** share[target] = Map(follower → what it passed in the last step) */
   shares: Map<number, number>[]
+  /** weights[target] = Map(follower → its weight in the target's score) */
+  weights: Map<number, number>[]
   seeds: Set<number>
   endowment: Map<number, number>
 }
@@ -27,10 +31,14 @@ interface Edge {
   reciprocal: boolean
 }
 
-/** The score's map from inflow (seed units) to points, before rounding. */
-export function pointsOf(inflow: number): number {
-  const { follower_cap: cap, scale_full_followers: full } = SCORE_PARAMS
-  return Math.min(1000, (1000 * Math.log(1 + inflow / cap)) / Math.log(1 + full))
+/** The score's map from an audience (the sum of the followers' weights) to points, before rounding. */
+export function pointsOf(audience: number): number {
+  return Math.min(1000, (1000 * Math.log(1 + audience)) / Math.log(1 + SCORE_PARAMS.scale_full_followers))
+}
+
+/** A follower's weight in the score of an account it passes `share` (seed units). */
+export function weightOf(share: number): number {
+  return 1 - Math.exp(-share / SCORE_PARAMS.trusted_share)
 }
 
 /** What a follower with `trust` and `outdegree` passes to each account it follows. */
@@ -83,6 +91,8 @@ export async function modelScores(dir: string): Promise<ScoreModel> {
   const standing = propagate(n, edges, accounts.map((_, i) => (seeds.has(i) ? 1 : 0)))
   const endowment = new Map([...seeds].map((s) => [s, 1 - Math.exp(-standing.inflow[s] / SCORE_PARAMS.full_standing)]))
   const { inflow, shares, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
-  const score = inflow.map((x) => Math.round(pointsOf(x) * 100) / 100)
-  return { score, inflow, trust, outdegree, shares, seeds, endowment }
+  const weights = shares.map((m) => new Map([...m].map(([f, share]) => [f, weightOf(share)])))
+  const audience = weights.map((m) => [...m.values()].reduce((a, b) => a + b, 0))
+  const score = audience.map((x) => Math.round(pointsOf(x) * 100) / 100)
+  return { score, audience, inflow, trust, outdegree, shares, weights, seeds, endowment }
 }

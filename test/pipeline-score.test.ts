@@ -46,9 +46,9 @@ Score('score :: equals an independent floating-point model of the two passes ove
 })
 
 Score('score :: the scale is absolute: one fully trusted follower scores 1000 · ln 2 / ln(1 + scale_full_followers)', () => {
-  assert.ok(Math.abs(pointsOf(SCORE_PARAMS.follower_cap) - (1000 * Math.log(2)) / Math.log(1 + SCORE_PARAMS.scale_full_followers)) < 1e-9)
-  assert.is(pointsOf(SCORE_PARAMS.follower_cap * SCORE_PARAMS.scale_full_followers), 1000)
-  assert.is(pointsOf(SCORE_PARAMS.follower_cap * SCORE_PARAMS.scale_full_followers * 10), 1000)
+  assert.ok(Math.abs(pointsOf(1) - (1000 * Math.log(2)) / Math.log(1 + SCORE_PARAMS.scale_full_followers)) < 1e-9)
+  assert.is(pointsOf(SCORE_PARAMS.scale_full_followers), 1000)
+  assert.is(pointsOf(SCORE_PARAMS.scale_full_followers * 10), 1000)
 })
 
 Score('score :: suspended and inactive followers add nothing', async () => {

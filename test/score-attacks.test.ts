@@ -104,6 +104,34 @@ Fixture('cap :: no follower passes more than the cap (audience ≤ trusted follo
   assert.ok(explained.some((e) => (e.audience as number) > 0))
 })
 
+Fixture('stability :: accounts whose smart followers did not change stay put when a follower\'s standing moves', async () => {
+  const before = await base
+  // a new seed (26) that VcOne (1) endorses follows Proj (4): Proj's trust rises, and with it what Proj passes VcOne
+  const rows = baseRaw()
+  rows['accounts.parquet'].push(account(26))
+  rows['account_categories.parquet'].push([id(26), 1])
+  const latest = rows['follow_scans.parquet'].find((s) => s[2] === id(1) && s[0] === '2026-11-21')!
+  latest[3] = [...(latest[3] as string[]), id(26)]
+  rows['follow_scans.parquet'].push(scan(26, [4]))
+  const after = await buildRows(rows)
+  const followersOf = async (dir: string) => {
+    const edges = await readParquet(path.join(dir, 'smart_followers.parquet'), 'select target_id, follower_id from t order by all')
+    const map = new Map<string, string>()
+    for (const e of edges) map.set(e.target_id as string, `${map.get(e.target_id as string) ?? ''} ${e.follower_id}`)
+    return map
+  }
+  const [was, now] = [await followersOf(before.dir), await followersOf(after.dir)]
+  const unchanged = [...now.keys()].filter((target) => was.get(target) === now.get(target))
+  assert.ok(unchanged.includes(id(1)), 'VcOne keeps its smart followers')
+  const [modelBefore, modelAfter] = [await modelScores(before.dir), await modelScores(after.dir)]
+  const vcOne = (m: typeof modelBefore, accounts: typeof before.accounts) => m.inflow[accounts.findIndex((a) => a.platform_id === id(1))]
+  assert.ok(vcOne(modelAfter, after.accounts) > 1.01 * vcOne(modelBefore, before.accounts), 'the trust VcOne receives moved')
+  for (const target of unchanged) {
+    assert.ok(Math.abs(after.score(target) - before.score(target)) <= 0.01, `${target}: ${before.score(target)} → ${after.score(target)}`)
+  }
+  assert.ok(after.score(id(4)) > before.score(id(4)), 'Proj gained a trusted follower')
+})
+
 Fixture('flood :: inert accounts (not monitored, never followed) change no score and no positive rank', async () => {
   const before = await base
   const raw = await writeRaw(tempDir('attack-raw'), baseRaw())
@@ -193,10 +221,10 @@ Generated('quality :: the score follows planted audience quality more than follo
   const byQuality = spearman(score, quality)
   const byFollowers = spearman(score, followers)
   assert.ok(byQuality > byFollowers, `quality ${byQuality} vs followers ${byFollowers}`)
-  assert.ok(byQuality >= 0.6, `quality ${byQuality}`)
+  assert.ok(byQuality >= 0.7, `quality ${byQuality}`)
 })
 
-Generated('stability :: most accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
+Generated('stability :: 98% of the accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
   const { raw, attacked } = await generated
   const yesterday = await build(raw, addDays(BUILD_DATE, -1))
   const followersOf = async (dir: string) => {
@@ -214,7 +242,7 @@ Generated('stability :: most accounts whose smart followers did not change move 
   }
   assert.ok(moves.length > 100, `${moves.length} unchanged accounts`)
   const under = moves.filter((m) => m < 0.5).length / moves.length
-  assert.ok(under >= 0.9, `${(100 * under).toFixed(1)}% moved less than 0.5 point`)
+  assert.ok(under >= 0.98, `${(100 * under).toFixed(1)}% moved less than 0.5 point`)
 })
 
 Fixture.run()

@@ -7,9 +7,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { SCORE_PARAMS } from '../pipeline/score.ts'
 import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
-import { modelScores, pointsOf, shareOf } from './_score-model.ts'
+import { modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
 
 const built = (async () => {
   const raw = await writeRaw(tempDir('explain-raw'), baseRaw())
@@ -28,16 +27,18 @@ const near = (a: number, b: number, tolerance: number, what: string) => assert.o
 
 const Contributors = suite('score_contributors')
 
-Contributors('contributors :: the followers that pass an account trust, biggest share first, as the model computes them', async () => {
+Contributors('contributors :: the followers that pass an account trust, weightiest first, as the model computes them', async () => {
   const { model, contributors, accounts } = await built
   accounts.forEach((a, i) => {
     const rows = contributors.filter((c) => c.account_idx === i)
-    const expected = [...model.shares[i]].filter(([, share]) => share > 0).sort((x, y) => y[1] - x[1] || x[0] - y[0])
+    const shares = model.shares[i]
+    const expected = [...model.weights[i]].filter(([f]) => shares.get(f)! > 0)
+      .sort((x, y) => y[1] - x[1] || shares.get(y[0])! - shares.get(x[0])! || x[0] - y[0])
     if ((a.platform_score as number) === 0) return assert.is(rows.length, 0, String(a.username))
     assert.equal(rows.map((r) => r.position), rows.map((_, p) => p))
     assert.equal(rows.map((r) => r.follower_idx), expected.map(([f]) => f).slice(0, 10), String(a.username))
     rows.forEach((r, p) => {
-      near(r.share as number, expected[p][1] / model.inflow[i], 1e-3, `${a.username} share`)
+      near(r.share as number, expected[p][1] / model.audience[i], 1e-3, `${a.username} share`)
       assert.is(r.follower_is_seed, model.seeds.has(r.follower_idx as number))
     })
     if (expected.length <= 10) {
@@ -61,7 +62,7 @@ Explanations('components :: audience in trusted-follower units, follower counts,
   assert.is(explanations.length, accounts.length)
   explanations.forEach((e, i) => {
     assert.is(e.platform_score, accounts[i].platform_score)
-    near(e.audience as number, model.inflow[i] / SCORE_PARAMS.follower_cap, 2e-3, `${accounts[i].username} audience`)
+    near(e.audience as number, model.audience[i], 2e-3, `${accounts[i].username} audience`)
     assert.is(e.smart_followers, accounts[i].smart_followers_count)
     assert.is(e.trusted_followers, [...model.shares[i].values()].filter((s) => s > 0).length)
     assert.is(e.is_seed, model.seeds.has(i))
@@ -85,24 +86,24 @@ Explanations('changes :: score_change = arrived + left + other, with the look-ba
 
 const Changes = suite('score_changes')
 
-Changes('changes :: SmallGem gained VcOne (11-16) and Angel (11-22) within 7 days; VcOne\'s arrival moved it by its share', async () => {
+Changes('changes :: SmallGem gained VcOne (11-16) and Angel (11-22) within 7 days; VcOne\'s arrival moved it by its weight', async () => {
   const { model, changes, explanations } = await built
   const gem = changes.filter((c) => c.account_idx === idx(7) && c.days === 7)
   assert.equal(gem.map((c) => [c.change, c.follower_id]).sort(), [['arrived', id(1)], ['arrived', id(6)]])
   const i = idx(7)
-  const share = model.shares[i].get(idx(1))!
-  near(gem.find((c) => c.follower_id === id(1))!.points as number, pointsOf(model.inflow[i]) - pointsOf(model.inflow[i] - share), 0.01, 'VcOne')
+  const weight = model.weights[i].get(idx(1))!
+  near(gem.find((c) => c.follower_id === id(1))!.points as number, pointsOf(model.audience[i]) - pointsOf(model.audience[i] - weight), 0.01, 'VcOne')
   assert.is(gem.find((c) => c.follower_id === id(6))!.points, 0)
   assert.is(explanations[i].arrived_7d, 2)
 })
 
-Changes('changes :: Infl lost VcOne (11-21) within 7 days: minus what VcOne\'s share would add today', async () => {
+Changes('changes :: Infl lost VcOne (11-21) within 7 days: minus what VcOne\'s weight would add today', async () => {
   const { model, changes } = await built
   const lost = changes.filter((c) => c.account_idx === idx(5) && c.days === 7 && c.change === 'left')
   assert.equal(lost.map((c) => c.follower_id), [id(1)])
   const i = idx(5)
-  const share = shareOf(model.trust[idx(1)], model.outdegree[idx(1)] + 1)
-  near(lost[0].points as number, pointsOf(model.inflow[i]) - pointsOf(model.inflow[i] + share), 0.01, 'VcOne')
+  const weight = weightOf(shareOf(model.trust[idx(1)], model.outdegree[idx(1)] + 1))
+  near(lost[0].points as number, pointsOf(model.audience[i]) - pointsOf(model.audience[i] + weight), 0.01, 'VcOne')
   assert.ok((lost[0].points as number) < 0)
 })
 

@@ -1,16 +1,18 @@
 -- score_contributors.parquet — grain: one row per (account, smart follower) for the 10 followers that give the
--- account the most trust (fewer when fewer give any); accounts with score 0 have none.
--- columns: account_idx, platform_id, position (0-based, by share desc then follower_id), follower_idx, follower_id,
---   points (the account's platform_score split in proportion to each follower's share of its inflow; 2 decimals),
---   share (fraction of the account's inflow, 4 decimals), follower_is_seed, follower_score, reciprocal (the account
---   follows this follower back: the follower passes only trust it did not receive from the account)
+-- account the most weight (fewer when fewer give any); accounts with score 0 have none.
+-- columns: account_idx, platform_id, position (0-based, by weight desc, then trust passed desc, then follower_id),
+--   follower_idx, follower_id, points (the account's platform_score split in proportion to each follower's weight;
+--   2 decimals), share (the follower's weight as a fraction of the account's audience, 4 decimals), follower_is_seed,
+--   follower_score, reciprocal (the account follows this follower back: the follower passes only trust it did not
+--   receive from it)
 -- sort: account_idx, position
 create or replace table score_contributors as
 with ranked as (
   select
-    c.target_id, c.source_id, c.share, c.reciprocal,
-    c.share / sum(c.share) over (partition by c.target_id) as fraction,
-    (row_number() over (partition by c.target_id order by c.share desc, c.source_id) - 1)::integer as position
+    c.target_id, c.source_id, c.weight, c.reciprocal,
+    c.weight / sum(c.weight) over (partition by c.target_id) as fraction,
+    (row_number() over (partition by c.target_id order by c.weight desc, c.share desc, c.source_id) - 1)::integer
+      as position
   from int_score_contributions c
 )
 select

@@ -2,12 +2,12 @@
 -- the reasons it moved over 7 and 30 days.
 -- columns:
 --   account_idx, platform_id, platform_score, rank
---   audience: inflow / follower cap, the audience counted in fully trusted followers (score = 1000 · ln(1 + audience)
---     / ln(1 + scale_full_followers), at most 1000); 4 decimals
---   smart_followers (all), trusted_followers (passing any trust), saturated_followers (passing ≥ 95% of the cap),
---   reciprocal_followers (followed back), seed_followers (seeds among the trusted followers)
---   seed_share, top_follower_share, top3_share: fractions of the inflow from seeds, from the biggest follower and
---     from the three biggest (4 decimals; 0 when no inflow)
+--   audience: the sum of the followers' weights, the audience counted in trusted followers (score = 1000 · ln(1 +
+--     audience) / ln(1 + scale_full_followers), at most 1000); 4 decimals
+--   smart_followers (all), trusted_followers (passing any trust), saturated_followers (weight ≥ 0.95, counted as
+--   fully trusted), reciprocal_followers (followed back), seed_followers (seeds among the trusted followers)
+--   seed_share, top_follower_share, top3_share: fractions of the audience from seeds, from the weightiest follower
+--     and from the three weightiest (4 decimals; 0 without audience)
 --   is_seed, seed_standing (first-pass inflow, seed units), seed_endowment (second-pass seed trust, seed units);
 --     NULL when not a seed
 --   for N in 7 and 30: score_Nd_ago (NULL without a history file that day), score_change_Nd, arrived_Nd, left_Nd
@@ -22,13 +22,13 @@ contributions as (
   select
     c.target_id as platform_id,
     count(*) as trusted_followers,
-    count(*) filter (where c.share >= 0.95 * getvariable('score_cap')) as saturated_followers,
+    count(*) filter (where c.weight >= 0.95 * getvariable('score_unit')) as saturated_followers,
     count(*) filter (where c.reciprocal) as reciprocal_followers,
     count(*) filter (where k.platform_id is not null) as seed_followers,
-    sum(c.share) as inflow,
-    sum(c.share) filter (where k.platform_id is not null) as seed_inflow,
-    max(c.share) as top_share,
-    list(c.share order by c.share desc)[1:3] as top3
+    sum(c.weight) as audience,
+    sum(c.weight) filter (where k.platform_id is not null) as seed_audience,
+    max(c.weight) as top_weight,
+    list(c.weight order by c.weight desc)[1:3] as top3
   from int_score_contributions c
   left join int_score_seeds k on k.platform_id = c.source_id
   group by c.target_id
@@ -52,15 +52,15 @@ windows as (
 )
 select
   a.account_idx, a.platform_id, s.platform_score, s.rank,
-  round(coalesce(c.inflow, 0) / getvariable('score_cap'), 4) as audience,
+  round(coalesce(c.audience, 0) / getvariable('score_unit'), 4) as audience,
   coalesce(f.smart_followers, 0)::integer as smart_followers,
   coalesce(c.trusted_followers, 0)::integer as trusted_followers,
   coalesce(c.saturated_followers, 0)::integer as saturated_followers,
   coalesce(c.reciprocal_followers, 0)::integer as reciprocal_followers,
   coalesce(c.seed_followers, 0)::integer as seed_followers,
-  round(coalesce(c.seed_inflow / c.inflow, 0), 4) as seed_share,
-  round(coalesce(c.top_share / c.inflow, 0), 4) as top_follower_share,
-  round(coalesce(list_sum(c.top3) / c.inflow, 0), 4) as top3_share,
+  round(coalesce(c.seed_audience / c.audience, 0), 4) as seed_share,
+  round(coalesce(c.top_weight / c.audience, 0), 4) as top_follower_share,
+  round(coalesce(list_sum(c.top3) / c.audience, 0), 4) as top3_share,
   k.platform_id is not null as is_seed,
   k.standing_inflow / getvariable('score_unit') as seed_standing,
   k.seed_trust / getvariable('score_unit') as seed_endowment,
