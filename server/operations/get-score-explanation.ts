@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/get_score_explanation — why an account has its score (docs/score.md): the components of the score, the
- * followers who pass it the most trust (points and share of the score, seed or not, followed back or not) and why it
+ * followers who count the most toward it (points and share of the score, seed or not, followed back or not) and why it
  * moved over the trailing 7 and 30 days (the smart followers who arrived or left, and what each moved).
  */
 import { array, boolean, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
@@ -39,7 +39,7 @@ export default defineOperation({
   name: 'get_score_explanation',
   groups: ['Scores'],
   summary:
-    'Why an account has its score: its components, the followers passing it the most trust (points and share, seed or not) and the smart followers who arrived or left over the trailing 7 (`week`) and 30 (`month`) days with what each moved.',
+    'Why an account has its score: its components, the followers who count the most toward it (points and share, seed or not) and the smart followers who arrived or left over the trailing 7 (`week`) and 30 (`month`) days with what each moved.',
   parameters: accountParameters('fallback'),
   response: object({
     success: { const: true },

@@ -207,7 +207,7 @@ export async function loadSnapshot(dir: string) {
        * back to back (NaN for NULL): account i's are rows i·n .. i·n+n-1.
        */
       components: disk('score_explanations.components', 'f64'),
-      /** score_contributors.parquet: the followers passing the most trust, biggest share first. */
+      /** score_contributors.parquet: the weightiest followers, biggest share first. */
       contributors: {
         offsets: offsets('score_contributors'),
         followerIdx: disk('score_contributors.follower_idx', 'i32'),
