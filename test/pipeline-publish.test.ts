@@ -50,14 +50,16 @@ Publish('publish :: current is a relative symlink swapped by rename; only the la
 
 const History = suite('score history')
 
-/** The score history of one date kept in the state of `snapshots` (scores > 0), by platform_id. */
+/** The scores > 0 of one date from the state's sparse score history (each account's last row on or before it). */
 async function historyOf(snapshots: string, date: string) {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {
     await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st (read_only)`)
-    return (await conn.runAndReadAll(`select platform_id, platform_score, rank from st.scores
-      where score_date = DATE '${date}' order by platform_id`)).getRowObjectsJson()
+    return (await conn.runAndReadAll(`select platform_id, platform_score, rank from (
+        select * from st.score_history where score_date <= DATE '${date}'
+        qualify row_number() over (partition by platform_id order by score_date desc) = 1)
+      where platform_score > 0 order by platform_id`)).getRowObjectsJson()
   } finally {
     conn.closeSync()
     instance.closeSync()
