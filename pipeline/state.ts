@@ -169,6 +169,16 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
   return null
 }
 
+/** Rows of each state table, by name. */
+export function stateRows(stateDir: string): Promise<Record<string, number>> {
+  return withState(stateDir, async (conn) => {
+    const tables = await queryRows(conn, `select table_name from duckdb_tables() where database_name = 'st' order by 1`)
+    const rows: Record<string, number> = {}
+    for (const { table_name } of tables) rows[String(table_name)] = Number(await queryValue(conn, `select count(*) from st.${table_name}`))
+    return rows
+  })
+}
+
 /** Size of the state on disk, in bytes (the database file and its write-ahead log). */
 export function stateBytes(stateDir: string): number {
   let bytes = 0

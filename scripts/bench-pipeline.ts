@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { rawLayout } from '../pipeline/raw-days.ts'
-import { stateBytes } from '../pipeline/state.ts'
+import { stateBytes, stateRows } from '../pipeline/state.ts'
 import { generateRaw } from './generate/index.ts'
 
 const { values } = parseArgs({
@@ -112,7 +112,7 @@ function printSteps(night: Night): void {
   }
 }
 
-function printReport(scale: ScaleName, nights: Night[]): void {
+function printReport(scale: ScaleName, nights: Night[], rows: Record<string, number>): void {
   const last = nights.at(-1)!
   const days = daysSince(nights[0], last) + 1
   console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
@@ -138,6 +138,7 @@ function printReport(scale: ScaleName, nights: Night[]): void {
     console.log(`state: ${mib(last.stateBytes)} after ${days} days; snapshot ${mib(last.snapshotBytes)}`)
   }
   console.log(`peak RSS over all nights: ${gib(Math.max(...nightly.map((n) => n.maxRssBytes), 0))}`)
+  console.log(`state rows: ${Object.entries(rows).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}`)
 }
 
 async function benchScale(scale: ScaleName, root: string): Promise<void> {
@@ -167,7 +168,7 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
     nights.push(night)
     console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
   }
-  printReport(scale, nights)
+  printReport(scale, nights, await stateRows(path.join(snapshotsDir, 'state')))
   fs.rmSync(snapshotsDir, { recursive: true, force: true })
 }
 
