@@ -53,6 +53,8 @@ const items = (vector: DuckDBVector) => (vector as unknown as { items: Int32Arra
 /** The columns of one `serving/` folder, each appended chunk by chunk to its file. */
 class ServingWriter {
   readonly columns: Record<string, { type: ColumnType; length: number }> = {}
+  /** each column's file, open for appending until close() */
+  private readonly files = new Map<string, number>()
 
   constructor(readonly dir: string) {
     fs.mkdirSync(dir)
@@ -68,11 +70,19 @@ class ServingWriter {
   appendBytes(name: string, type: ColumnType, array: AnyArray): void {
     const column = (this.columns[name] ??= { type, length: 0 })
     if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
-    fs.appendFileSync(path.join(this.dir, `${name}.bin`), new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+    let fd = this.files.get(name)
+    if (fd === undefined) this.files.set(name, (fd = fs.openSync(path.join(this.dir, `${name}.bin`), 'a')))
+    fs.writeSync(fd, new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
     column.length += array.length
   }
 
+  close(): void {
+    for (const fd of this.files.values()) fs.closeSync(fd)
+    this.files.clear()
+  }
+
   finish(reference: unknown): void {
+    this.close()
     fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
     fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: 1, columns: this.columns }, null, 2) + '\n')
   }
@@ -175,6 +185,15 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
 export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
   const started = Date.now()
   const out = new ServingWriter(path.join(dir, 'serving'))
+  try {
+    await writeAll(conn, out, dir)
+  } finally {
+    out.close()
+  }
+  log.info('build.step', { step: 'serving_columns', layer: 'publish', rows: Object.keys(out.columns).length, ms: Date.now() - started })
+}
+
+async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string): Promise<void> {
   const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
   const accounts = file('accounts.parquet')
   const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${accounts}`)).getRows()[0][0] as number
@@ -351,5 +370,4 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
     ),
     top_researched: await rows(`SELECT days::INTEGER AS days, account_idx::INTEGER AS account_idx, lookups::DOUBLE AS lookups FROM ${file('top_researched.parquet')} ORDER BY days, rank`),
   })
-  log.info('build.step', { step: 'serving_columns', layer: 'publish', rows: Object.keys(out.columns).length, ms: Date.now() - started })
 }

@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { queryRows, runSqlFile, setVariables, sqlString } from './duckdb.ts'
+import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './duckdb.ts'
 
 export const STATE_FILE = 'state.duckdb'
 
@@ -21,11 +21,16 @@ export function defaultStateDir(snapshotsDir: string): string {
   return path.join(path.resolve(snapshotsDir), 'state')
 }
 
-/** Attach (creating when absent) the state database as `st`. */
+/** Attach (creating when absent) the state database as `st`; a state with a dense score history is made sparse. */
 export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
   fs.mkdirSync(stateDir, { recursive: true })
   await conn.run(`attach ${sqlString(path.join(path.resolve(stateDir), STATE_FILE))} as st`)
   await runSqlFile(conn, 'state/schema.sql')
+  const dense = await queryValue(conn, `select count(*) from duckdb_tables() where database_name = 'st' and table_name = 'scores'`)
+  if (Number(dense) > 0) {
+    await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_dense_scores.sql'))
+    log.info('state.migrated', { table: 'score_history', from: 'scores' })
+  }
 }
 
 export interface StateDay {
@@ -66,7 +71,7 @@ export interface CommitDay {
   raw: string
   /** a from-scratch fold: every raw-derived row is replaced */
   rebuild: boolean
-  /** dates whose scores this build computed (int_score_rows) */
+  /** dates whose scores this build computed (int_score_rows): consecutive, ending on `date` */
   scoreDates: string[]
   /** complete lookup files (absolute paths) to fold into lookup_counts */
   foldLookups: string[]
@@ -83,10 +88,10 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
     await runSqlFile(conn, 'state/apply_day.sql')
     if (c.scoreDates.length > 0) {
       const dates = c.scoreDates.map((d) => `DATE '${d}'`).join(', ')
-      await conn.run(`delete from st.scores where score_date in (${dates})`)
-      await conn.run(`delete from st.score_dates where score_date in (${dates})`)
-      await conn.run(`insert into st.scores select score_date, platform_id, platform_score, rank from int_score_rows
-        where platform_score > 0 order by score_date, platform_id`)
+      // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
+      await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
+      await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
+      await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)
     }
     if (c.foldLookups.length > 0) {
@@ -162,6 +167,16 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
     return 'rewound'
   }
   return null
+}
+
+/** Rows of each state table, by name. */
+export function stateRows(stateDir: string): Promise<Record<string, number>> {
+  return withState(stateDir, async (conn) => {
+    const tables = await queryRows(conn, `select table_name from duckdb_tables() where database_name = 'st' order by 1`)
+    const rows: Record<string, number> = {}
+    for (const { table_name } of tables) rows[String(table_name)] = Number(await queryValue(conn, `select count(*) from st.${table_name}`))
+    return rows
+  })
 }
 
 /** Size of the state on disk, in bytes (the database file and its write-ahead log). */

@@ -3,12 +3,13 @@
  * For each scale (demo with 365 days of daily scans, large with 60: the issue's sizes; `--days` overrides), generates
  * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
- * (each night in its own child process). Prints per night: wall time, peak RSS, state and
- * snapshot size. With `--sample K` only the first 11 nights, every K-th night and the last are measured: the days
- * before each measured night are caught up by one unmeasured build of the day before it (which replays the missed
- * days, as the nightly CLI does), so a measured night is always one day on the state of the day before. Then the
- * figures of issue 22: the last night's time and peak RSS with its steps, how a night's time
- * grows over the days (last night against the 10th: target ≤ 1.2×), and the state's size and growth per day.
+ * (each night in its own child process). Prints per night: wall time, CPU time (user + system: what other work on a
+ * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the first 11 nights,
+ * every K-th night and the last are measured: the days before each measured night are caught up by one unmeasured
+ * build of the day before it (which replays the missed days, as the nightly CLI does), so a measured night is always
+ * one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS with its
+ * steps, how a night's time grows over the days (last night against the 10th: target ≤ 1.2×), the state's size and
+ * growth per day, and its rows per table.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -19,7 +20,7 @@ import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { rawLayout } from '../pipeline/raw-days.ts'
-import { stateBytes } from '../pipeline/state.ts'
+import { stateBytes, stateRows } from '../pipeline/state.ts'
 import { generateRaw } from './generate/index.ts'
 
 const { values } = parseArgs({
@@ -51,7 +52,10 @@ interface Step {
 
 interface Night {
   date: string
+  /** wall time */
   ms: number
+  /** CPU time (user + system, all threads): less sensitive than wall time to other work on a shared machine */
+  cpuMs: number
   maxRssBytes: number
   stateBytes: number
   snapshotBytes: number
@@ -68,7 +72,9 @@ async function child(): Promise<void> {
   })
   const ms = Date.now() - started
   const snapshotBytes = result.manifest.files.reduce((n, f) => n + fs.statSync(path.join(result.dir, f.file)).size, 0)
-  console.log(JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, snapshotBytes }))
+  const usage = process.resourceUsage()
+  const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)
+  console.log(JSON.stringify({ ms, cpuMs, maxRssBytes: usage.maxRSS * 1024, snapshotBytes }))
 }
 
 function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<Night> {
@@ -112,11 +118,11 @@ function printSteps(night: Night): void {
   }
 }
 
-function printReport(scale: ScaleName, nights: Night[]): void {
+function printReport(scale: ScaleName, nights: Night[], rows: Record<string, number>): void {
   const last = nights.at(-1)!
   const days = daysSince(nights[0], last) + 1
   console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
-  console.log(`last night (${last.date}): wall ${secs(last.ms)}, peak RSS ${gib(last.maxRssBytes)}`)
+  console.log(`last night (${last.date}): wall ${secs(last.ms)}, CPU ${secs(last.cpuMs)}, peak RSS ${gib(last.maxRssBytes)}`)
   printSteps(last)
   const target = TARGET[scale as keyof typeof TARGET]
   if (target) {
@@ -128,16 +134,19 @@ function printReport(scale: ScaleName, nights: Night[]): void {
     const tenth = nightly[9]
     const ratio = last.ms / tenth.ms
     console.log(`growth: 10th night ${secs(tenth.ms)}, last night ${secs(last.ms)}: ${ratio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${ratio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
+    const cpuRatio = last.cpuMs / tenth.cpuMs
+    console.log(`growth in CPU time: 10th night ${secs(tenth.cpuMs)}, last night ${secs(last.cpuMs)}: ${cpuRatio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${cpuRatio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     const tenths = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => nightly.slice(Math.floor((k * nightly.length) / 10), Math.floor(((k + 1) * nightly.length) / 10)))
     console.log(`median night per tenth of the measured nights: ${tenths.filter((t) => t.length).map((t) => secs(median(t.map((n) => n.ms)))).join(', ')}`)
-    console.log(`nights measured: ${nightly.map((n) => `${n.date} ${secs(n.ms)}`).join(', ')}`)
+    console.log(`nights measured (wall / CPU): ${nightly.map((n) => `${n.date} ${secs(n.ms)} / ${secs(n.cpuMs)}`).join(', ')}`)
     const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))
     console.log(`state: ${mib(last.stateBytes)} after ${days} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
   } else {
     console.log(`state: ${mib(last.stateBytes)} after ${days} days; snapshot ${mib(last.snapshotBytes)}`)
   }
   console.log(`peak RSS over all nights: ${gib(Math.max(...nightly.map((n) => n.maxRssBytes), 0))}`)
+  console.log(`state rows: ${Object.entries(rows).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}`)
 }
 
 async function benchScale(scale: ScaleName, root: string): Promise<void> {
@@ -154,7 +163,7 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
   const dates = layout.days.slice(0, values.nights ? Number(values.nights) + 1 : undefined)
   const snapshotsDir = path.join(root, `${scale}-snapshots`)
   const nights: Night[] = []
-  console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
+  console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
   const sample = Number(values.sample ?? 1)
   const measured = (k: number) => sample <= 1 || k <= 11 || k % sample === 0 || k === dates.length - 1
   for (const [k, date] of dates.entries()) {
@@ -165,9 +174,9 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
     }
     const night = await runNight(path.resolve(rawDir), snapshotsDir, date)
     nights.push(night)
-    console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
+    console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${secs(night.cpuMs).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
   }
-  printReport(scale, nights)
+  printReport(scale, nights, await stateRows(path.join(snapshotsDir, 'state')))
   fs.rmSync(snapshotsDir, { recursive: true, force: true })
 }
 

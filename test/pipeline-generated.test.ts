@@ -56,6 +56,24 @@ Facts('friendship_followed :: equals the naive diff of consecutive scans for sma
   assert.ok(Number(total) > 50, `only ${total} events`)
 })
 
+Facts('score_changes :: the 20 largest moves of each window; score_explanations counts every arrival and departure', async () => {
+  const { query, file } = await built
+  const [[mismatched, windows]] = await query(`
+    with listed as (
+      select account_idx, days, count(*) as n, max(position) as last from read_parquet(${file('score_changes')}) group by all
+    ),
+    counted as (
+      select account_idx, 7 as days, arrived_7d + left_7d as total from read_parquet(${file('score_explanations')})
+      union all
+      select account_idx, 30, arrived_30d + left_30d from read_parquet(${file('score_explanations')})
+    )
+    select count(*) filter (where coalesce(l.n, 0) <> least(c.total, 20) or l.last <> l.n - 1),
+      count(*) filter (where c.total > 0)
+    from counted c left join listed l using (account_idx, days)`)
+  assert.is(mismatched, '0')
+  assert.ok(Number(windows) > 0, 'no window with changes')
+})
+
 Facts('smart_followers :: subscribed_at is the first scan of the unbroken run that ends at the latest scan', async () => {
   const { query, file } = await built
   const [[mismatches, total]] = await query(`

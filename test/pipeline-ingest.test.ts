@@ -120,6 +120,12 @@ const broken: [string, string][] = [
   ['list_caps', `update smart_follows set top_alpha_followers = list_concat(top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers) where rank_alpha = 1`],
   ['sort_orders', `update friendship_followed set event_date = event_date - 100 where rowid = 0`],
   ['sort_orders', `update smart_followers set pos_by_followers = pos_by_followers + 1 where rowid = 0`],
+  // a daily series' (account, date) twice: the order check is its uniqueness check
+  ...['score_history', 'followers_count_history'].map((mart): [string, string] => [
+    'sort_orders',
+    `update ${mart} set account_idx = (select account_idx from ${mart} where rowid = 0),
+       date = (select date from ${mart} where rowid = 0) where rowid = 1`,
+  ]),
 ]
 
 Audits('audits :: each audit fails on the breakage it guards against, and passes on the clean models', async () => {

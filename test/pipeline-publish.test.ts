@@ -50,31 +50,28 @@ Publish('publish :: current is a relative symlink swapped by rename; only the la
 
 const History = suite('score history')
 
-/** The score history of one date kept in the state of `snapshots` (scores > 0), by platform_id. */
-async function historyOf(snapshots: string, date: string) {
+/** Rows of `sql` run on the state of `snapshots` (`st`), opened read-only unless `write`. */
+async function queryState(snapshots: string, sql: string, write = false) {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {
-    await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st (read_only)`)
-    return (await conn.runAndReadAll(`select platform_id, platform_score, rank from st.scores
-      where score_date = DATE '${date}' order by platform_id`)).getRowObjectsJson()
+    await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st ${write ? '' : '(read_only)'}`)
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson()
   } finally {
     conn.closeSync()
     instance.closeSync()
   }
 }
 
-async function scoredDates(snapshots: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
-    await conn.run(`attach '${path.join(snapshots, 'state', 'state.duckdb')}' as st (read_only)`)
-    return (await conn.runAndReadAll('select score_date::varchar from st.score_dates order by 1')).getRows().map((r) => String(r[0]))
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
-}
+/** The scores > 0 of one date from the state's sparse score history (each account's last row on or before it). */
+const historyOf = (snapshots: string, date: string) =>
+  queryState(snapshots, `select platform_id, platform_score, rank from (
+      select * from st.score_history where score_date <= DATE '${date}'
+      qualify row_number() over (partition by platform_id order by score_date desc) = 1)
+    where platform_score > 0 order by platform_id`)
+
+const scoredDates = async (snapshots: string) =>
+  (await queryState(snapshots, 'select score_date::varchar as d from st.score_dates order by 1')).map((r) => String(r.d))
 
 History('history :: every build keeps its scores > 0 in the state', async () => {
   const snapshots = tempDir('history-build')
@@ -113,6 +110,47 @@ History('history :: backfill scores earlier dates from the scans as of each date
     const expected = ago === null ? 0 : Math.round(((a.platform_score as number) - (ago as number)) * 100) / 100
     assert.ok(Math.abs((item.platform_score_diff as number) - expected) < 1e-9, `${item.days}/${item.bucket}/${a.username}`)
   }
+})
+
+History('history :: the state keeps a row only when a score or rank changes; score_history spreads it over the scored dates', async () => {
+  const snapshots = tempDir('history-sparse')
+  const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  const [{ repeated, rows, dense }] = await queryState(snapshots, `
+    with h as (
+      select *, lag(platform_score) over w as s0, lag(rank) over w as r0, lag(score_date) over w as d0
+      from st.score_history window w as (partition by platform_id order by score_date))
+    select count(*) filter (where d0 is not null and s0 = platform_score and r0 is not distinct from rank) as repeated,
+      count(*) as rows,
+      (select count(distinct platform_id) from st.score_history) * (select count(*) from st.score_dates) as dense
+    from h`)
+  assert.is(repeated, '0')
+  assert.ok(Number(rows) < Number(dense), `${rows} rows, ${dense} account-dates`)
+  for (const date of await scoredDates(snapshots)) {
+    const mart = await readParquet(path.join(dir, 'score_history.parquet'),
+      `select platform_id, platform_score, rank from t where date = DATE '${date}' order by platform_id`)
+    assert.equal(mart, await historyOf(snapshots, date), date)
+  }
+})
+
+History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', async () => {
+  const sparse = tempDir('history-sparse-state')
+  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: sparse, date: BUILD_DATE, backfillDays: 7 })
+  const dense = tempDir('history-dense-state')
+  fs.cpSync(path.join(sparse, 'state'), path.join(dense, 'state'), { recursive: true })
+  await queryState(dense, `
+    create table st.scores as
+      select d.score_date, h.platform_id, h.platform_score, h.rank
+      from st.score_dates d
+      join st.score_history h on h.score_date <= d.score_date
+      qualify row_number() over (partition by d.score_date, h.platform_id order by h.score_date desc) = 1
+        and h.platform_score > 0;
+    drop table st.score_history;`, true)
+  const expected = await queryState(sparse, 'select * from st.score_history order by score_date, platform_id')
+  // a rerun of the build date rewinds it, then scores it again: the same sparse history either way
+  const a = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: sparse, date: BUILD_DATE })
+  const b = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: dense, date: BUILD_DATE })
+  assert.equal(await queryState(dense, 'select * from st.score_history order by score_date, platform_id'), expected)
+  assert.equal(await allRows(b.dir), await allRows(a.dir))
 })
 
 Publish.run()

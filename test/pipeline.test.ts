@@ -316,6 +316,24 @@ Extra('score_history :: this build\'s scores > 0 when no earlier history exists'
   )
 })
 
+Extra('score_changes :: the 20 largest moves of a window; score_explanations counts all of them', async () => {
+  // 25 more monitored accounts, each following SmallGem (7) from 11-20: 27 arrivals within 7 days
+  const raw = baseRaw()
+  for (let k = 200; k < 225; k++) {
+    raw['accounts.parquet'].push([id(k), `Fan${k}`, `fan${k}`, `Fan ${k}`, null, null, false, true, false, true, 10 + k])
+    raw['follow_scans.parquet'].push(
+      ['2026-11-10', '2026-11-10 05:00:00', id(k), []],
+      ['2026-11-20', '2026-11-20 05:00:00', id(k), [id(7), id(k === 224 ? 200 : k + 1)]],
+    )
+  }
+  const { dir } = await buildSnapshot({ rawDir: await writeRaw(tempDir('changes-cap-raw'), raw), snapshotsDir: tempDir('changes-cap'), date: BUILD_DATE })
+  const gem = await readParquet(path.join(dir, 'score_changes.parquet'), `select position, points from t where platform_id = ${id(7)} and days = 7`)
+  assert.equal(gem.map((r) => r.position), [...Array(20).keys()])
+  for (let p = 1; p < gem.length; p++) assert.ok(Math.abs(gem[p - 1].points as number) >= Math.abs(gem[p].points as number))
+  const [explained] = await readParquet(path.join(dir, 'score_explanations.parquet'), `select arrived_7d, left_7d from t where platform_id = ${id(7)}`)
+  assert.equal(explained, { arrived_7d: 27, left_7d: 0 })
+})
+
 Extra('trending :: smart-follower growth against the follow state days ago, no score metric without history', async () => {
   const growth = (await rows('trending')).map((r) => [r.days, r.metric, r.rank, r.platform_id, r.growth, Number(r.smart_followers_diff), r.platform_score_diff])
   const expand = (days: number, items: [number, number][]) =>

@@ -1,5 +1,6 @@
 -- Every mart is stored in the order docs/snapshot.md promises (rowid = storage order), and the row-number columns
--- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be.
+-- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The daily series
+-- are strictly ordered by (account_idx, date desc): each row after the one before it, so no (account, date) twice.
 select 'accounts' as mart, rowid as row from (
   select rowid, account_idx, row_number() over (order by platform_id) - 1 as expected from accounts)
 where rowid <> expected or account_idx <> expected
@@ -19,8 +20,10 @@ select 'categorized_followers_count', rowid from (
 where rowid <> expected or ordinal <> expected_ordinal
 union all
 select 'followers_count_history', rowid from (
-  select rowid, row_number() over (order by account_idx, date desc) - 1 as expected from followers_count_history)
-where rowid <> expected
+  select rowid, account_idx, date,
+    lag(account_idx) over (order by rowid) as before_idx, lag(date) over (order by rowid) as before_date
+  from followers_count_history)
+where before_idx > account_idx or (before_idx = account_idx and before_date <= date)
 union all
 select 'friendship_followed', rowid from (
   select rowid, row_number() over (order by target_idx, event_date desc, follower_id, action) - 1 as expected
@@ -51,8 +54,10 @@ select 'mentions', rowid from (
 where rowid <> expected
 union all
 select 'score_history', rowid from (
-  select rowid, row_number() over (order by account_idx, date desc) - 1 as expected from score_history)
-where rowid <> expected
+  select rowid, account_idx, date,
+    lag(account_idx) over (order by rowid) as before_idx, lag(date) over (order by rowid) as before_date
+  from score_history)
+where before_idx > account_idx or (before_idx = account_idx and before_date <= date)
 union all
 select 'trending', rowid from (
   select rowid, rank, row_number() over (order by days, metric, growth desc, platform_id) - 1 as expected,

@@ -1,4 +1,6 @@
--- Every mart's key identifies one row (keys are rendered as text for the offending groups only).
+-- Every mart's key identifies one row (keys are rendered as text for the offending groups only). The daily series
+-- (followers_count_history, score_history: account and date) are checked by sort_orders, in one pass: strictly
+-- ordered rows have distinct keys.
 select 'accounts' as mart, platform_id::varchar as key
 from (select platform_id from accounts group by platform_id having count(*) > 1)
 union all
@@ -17,9 +19,6 @@ union all
 select 'categorized_followers_count', target_id || '/' || ordinal
 from (select target_id, ordinal from categorized_followers_count group by target_id, ordinal having count(*) > 1)
 union all
-select 'followers_count_history', platform_id || '/' || date
-from (select platform_id, date from followers_count_history group by platform_id, date having count(*) > 1)
-union all
 select 'friendship_followed', target_id || '/' || follower_id || '/' || event_date
 from (select target_id, follower_id, event_date from friendship_followed group by target_id, follower_id, event_date having count(*) > 1)
 union all
@@ -34,9 +33,6 @@ from (select tweet_id from tweets group by tweet_id having count(*) > 1)
 union all
 select 'mentions', target_id || '/' || tweet_idx
 from (select target_id, tweet_idx from mentions group by target_id, tweet_idx having count(*) > 1)
-union all
-select 'score_history', platform_id || '/' || date
-from (select platform_id, date from score_history group by platform_id, date having count(*) > 1)
 union all
 select 'trending', days || '/' || metric || '/' || platform_id
 from (select days, metric, platform_id from trending group by days, metric, platform_id having count(*) > 1)

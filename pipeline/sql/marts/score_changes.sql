@@ -1,5 +1,6 @@
 -- score_changes.parquet — grain: one row per (account, days ∈ {7, 30}, smart follower that arrived or left since
--- build date − days).
+-- build date − days), the 20 that moved the score most (what get_score_explanation lists); the counts and sums over
+-- all of them are in score_explanations.parquet.
 -- columns: account_idx, platform_id, days, position (0-based within account and days, by |points| desc then
 --   follower_id), change ('arrived' | 'left'), follower_idx, follower_id, follower_is_seed,
 --   points (what the follower moved, 2 decimals: an arrival's points are what the account would lose without its
@@ -17,4 +18,5 @@ from int_score_changes c
 join int_accounts t on t.platform_id = c.target_id
 join int_accounts f on f.platform_id = c.follower_id
 left join int_score_seeds k on k.platform_id = c.follower_id
+qualify position < 20
 order by t.account_idx, c.days, position;

@@ -18,8 +18,14 @@ create table if not exists st.tweets (
   -- with its display text (short links resolved, at most 4,000 characters)
   ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar, favorites bigint,
   retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[]);
-create table if not exists st.scores (score_date date, platform_id ubigint, platform_score double, rank integer);
-create table if not exists st.score_dates (score_date date);
+create table if not exists st.score_history (
+  -- the score history, sparse: one row per account and scored date on which its score or rank changed (from the
+  -- last row before it; an account first scored > 0 starts with a row; platform_score 0 with rank NULL = no score
+  -- from that date). The score of an account on a scored date = its last row on or before that date, 0 without one.
+  score_date date, platform_id ubigint, platform_score double, rank integer);
+create table if not exists st.score_dates (
+  -- the dates scored; the score of a date not listed here is unknown
+  score_date date);
 create table if not exists st.lookup_counts (date date, platform_id ubigint, lookups bigint);
 create table if not exists st.lookup_files (file varchar, lines bigint, folded_at timestamptz);
 create table if not exists st.days (

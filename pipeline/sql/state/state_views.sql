@@ -14,7 +14,7 @@ create or replace view state_follower_counts as
 select * from st.follower_counts where scan_date < getvariable('state_date') and not getvariable('state_rebuild');
 create or replace view state_tweets as
 select * from st.tweets where ingest_date < getvariable('state_date') and not getvariable('state_rebuild');
-create or replace view state_scores as
-select * from st.scores where score_date < getvariable('state_date');
+create or replace view state_score_history as
+select * from st.score_history where score_date < getvariable('state_date');
 create or replace view state_score_dates as
 select * from st.score_dates where score_date < getvariable('state_date');
