@@ -193,11 +193,8 @@ function cache(operation: Operation, options: AppOptions): Middleware {
       return cached
     }
     const body = await next()
-    if (typeof body !== 'string') return body
-    // the body as bytes, sent and stored as they are (ASCII JSON: latin1 is its UTF-8)
-    const bytes = Buffer.from(body, 'latin1')
-    store.set(key, bytes, ttl).catch((error) => cacheFailed('set', requestId, error))
-    return bytes
+    if (typeof body === 'string') store.set(key, body, ttl).catch((error) => cacheFailed('set', requestId, error))
+    return body
   }
 }
 

@@ -9,8 +9,9 @@ const EXPIRY_BYTES = 8
  * The response cache on unstorage (the `lru-cache` driver in this process, or Redis): bodies under
  * `cache:<sha256 of the cache key>` (hashing keeps any key text, `?`, `/` or `:` included, from being rewritten by
  * unstorage's key normalisation). Each entry carries its own expiry, so it is never served past it, whenever the
- * driver frees it. Entries are bytes, which live outside the JS heap: a full cache costs the garbage collector
- * nothing to walk or move.
+ * driver frees it. Entries are stored as bytes (UTF-8), which live outside the JS heap: a full cache costs the
+ * garbage collector nothing to walk or move. The body goes in and out as text: a response whose body is a string
+ * is written to the socket in one call with its headers, one whose body is bytes in two.
  * @example await cache.set('get_alpha?days=7@snap', body, 300); await cache.get('get_alpha?days=7@snap')
  */
 export function createResponseCache(storage: Storage): ResponseCache {
@@ -19,14 +20,14 @@ export function createResponseCache(storage: Storage): ResponseCache {
     async get(key) {
       const entry = await storage.getItemRaw<Uint8Array>(item(key))
       if (!(entry instanceof Uint8Array) || entry.length < EXPIRY_BYTES) return null
-      const expiresAt = Buffer.from(entry.buffer, entry.byteOffset, entry.length).readDoubleLE(0)
-      return expiresAt > Date.now() ? entry.subarray(EXPIRY_BYTES) : null
+      const bytes = Buffer.from(entry.buffer, entry.byteOffset, entry.length)
+      return bytes.readDoubleLE(0) > Date.now() ? bytes.toString('utf8', EXPIRY_BYTES) : null
     },
     async set(key, body, ttlSeconds) {
       if (!(ttlSeconds > 0)) return
-      const entry = Buffer.alloc(EXPIRY_BYTES + body.length)
+      const entry = Buffer.alloc(EXPIRY_BYTES + Buffer.byteLength(body))
       entry.writeDoubleLE(Date.now() + ttlSeconds * 1000, 0)
-      entry.set(body, EXPIRY_BYTES)
+      entry.write(body, EXPIRY_BYTES, 'utf8')
       await storage.setItemRaw(item(key), entry, { ttl: Math.ceil(ttlSeconds) })
     },
   }

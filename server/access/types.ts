@@ -42,10 +42,10 @@ export interface AccessControl {
   admit(credentials: Credentials, bucket: string): Promise<Admission>
 }
 
-/** Success bodies (JSON, as bytes) under a key, each with its own expiry. */
+/** Success bodies (JSON text) under a key, each with its own expiry. */
 export interface ResponseCache {
-  get(key: string): Promise<Uint8Array | null>
-  set(key: string, body: Uint8Array, ttlSeconds: number): Promise<void>
+  get(key: string): Promise<string | null>
+  set(key: string, body: string, ttlSeconds: number): Promise<void>
 }
 
 /** A plan: the monthly quota and the rate string (`<total>/<second|minute|hour|day>`, unknown unit → minute). */
