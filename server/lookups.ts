@@ -6,8 +6,8 @@
  *
  * Requests only append to an in-memory batch of typed arrays (second, operation, id: no object per request, so a
  * busy second leaves the garbage collector nothing to copy or walk); a timer appends the batch about once a second
- * (sooner when it fills) with asynchronous writes in order, and `close()` writes what is left. A failed write is logged and its lines are
- * dropped: the signal is a popularity aggregate, not a log that must be complete.
+ * (sooner when it fills) with asynchronous writes in order, and `close()` writes what is left. A failed write is
+ * logged and its lines are dropped: the signal is a popularity aggregate, not a log that must be complete.
  *
  * @example const lookups = new LookupRecorder('data/lookups'); lookups.record('get_platform_score', '42'); await lookups.close()
  */
