@@ -27,7 +27,7 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
     storage,
     counters,
     // bounded by the bytes of its keys and bodies, not by a count of entries
-    cache: createResponseCache(createStorage({ driver: lruCacheDriver({ max: undefined, maxSize: cacheMaxBytes }) })),
+    cache: createResponseCache(createStorage({ driver: lruCacheDriver({ max: undefined, maxSize: cacheMaxBytes }) }), 'bytes'),
     /**
      * Read, increment and write one at a time (in this process, then under the lock file), so concurrent creations
      * never share an id, in this process or another (the CLI beside a server).

@@ -82,7 +82,7 @@ export async function openRedisBackend(url: string): Promise<Backend> {
   return {
     storage,
     counters: new RedisCounters(client),
-    cache: createResponseCache(storage),
+    cache: createResponseCache(storage, 'text'),
     async nextUserId() {
       return client.incr(`${REDIS_BASE}:${NEXT_USER_ID_ITEM}`)
     },
