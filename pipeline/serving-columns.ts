@@ -366,7 +366,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
     ),
     // old handles in file order: by account, then change date and username
     previous_usernames: await rows(
-      `SELECT account_idx::INTEGER AS account_idx, username, ${day('changed_at')} AS changed_day FROM ${file('previous_usernames.parquet')}`,
+      `SELECT account_idx::INTEGER AS account_idx, username FROM ${file('previous_usernames.parquet')}`,
     ),
     top_researched: await rows(`SELECT days::INTEGER AS days, account_idx::INTEGER AS account_idx, lookups::DOUBLE AS lookups FROM ${file('top_researched.parquet')} ORDER BY days, rank`),
   })
