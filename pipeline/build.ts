@@ -25,10 +25,11 @@ import {
 import { assertRawUnchanged, validateRaw, type RawFileInfo, type RawFolder } from './validate-raw.ts'
 import { RAW_FILES } from './raw-contract.ts'
 import { DAILY_FILES, rawLayout, referenceDay, type RawLayout } from './raw-days.ts'
+import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
-  attachState, commitDay, defaultStateDir, foldedLookupFiles, lookupSource, markPublished, recoverUnpublished,
-  stateDays, type StateDay,
+  attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
+  recoverUnpublished, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
   acquireBuildLock, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -110,27 +111,6 @@ function newSnapshotId(date: string, builtAt: Date): string {
   return `${date}_${time}-${crypto.randomBytes(3).toString('hex')}`
 }
 
-/** `date` shifted by `days` (negative = earlier), as YYYY-MM-DD. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
-/** How the build reaches its date: a night on the state of the day before (raw days missed since replayed first),
- * or an import, a fold from scratch of every raw day (the single-folder layout, an empty state, or `rebuild`). */
-export interface Plan {
-  mode: 'night' | 'import'
-  replay: string[]
-}
-
-export function planBuild(layout: RawLayout, days: StateDay[], date: string, rebuild = false): Plan {
-  const before = days.filter((d) => d.day < date)
-  if (layout.kind === 'single' || rebuild || before.length === 0) return { mode: 'import', replay: [] }
-  const last = before.at(-1)!.day
-  return { mode: 'night', replay: layout.days.filter((d) => d > last && d < date) }
-}
-
 /** raw_<file> views over the daily files of `folders` (none: empty, typed by the raw contract). */
 async function setRawViews(conn: DuckDBConnection, folders: string[]): Promise<void> {
   for (const file of DAILY_FILES) {
@@ -201,7 +181,9 @@ async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, 
   for (const model of FOLDED) await runStep('intermediate', model)
   await runScore(conn, runStep)
   await conn.run(`insert into int_score_rows select DATE '${day}', platform_id, platform_score, rank from int_scores`)
-  await commitDay(conn, { date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [] })
+  await commitDay(conn, {
+    date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [], rawDays: [day],
+  })
   log.info('build.replayed', { day, ms: Date.now() - started })
   return infos
 }
@@ -228,6 +210,12 @@ interface Modeled {
   foldedBefore: string[]
   replayed: string[]
   mode: Plan['mode']
+  /** the raw day folders this build folds for its own date (the import: all up to it) */
+  rawDays: string[]
+  /** the day the state was rewound to, to fold folders delivered after their day was built as a gap */
+  rewoundTo: string | null
+  /** late folders that could not be folded (a folded day after them has lost its folder) */
+  unfoldedRawDays: string[]
 }
 
 /**
@@ -240,7 +228,13 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await attachState(conn, stateDir)
   await recoverUnpublished(conn, snapshotsDir)
   const layout = rawLayout(opts.rawDir)
-  const plan = planBuild(layout, await stateDays(conn), opts.date, opts.rebuild)
+  const late = layout.kind === 'daily' && !opts.rebuild ? await settleLateRawDays(conn, layout, opts.date) : { rewoundTo: null, unfolded: [] }
+  const days = await stateDays(conn)
+  const plan = planBuild(layout, days, opts.date, opts.rebuild)
+  if (layout.kind === 'daily' && plan.mode === 'night') {
+    const gaps = gapDays(layout, days, opts.date)
+    if (gaps.length > 0) log.warn('build.gap', { days: gaps, raw: layout.root, meaning: 'no raw day folder: accounts not scanned keep their state' })
+  }
   const rawFiles: RawFileInfo[] = []
   if (layout.kind === 'daily') for (const day of plan.replay) rawFiles.push(...(await replayDay(db, layout, day)))
 
@@ -272,7 +266,10 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
   for (const model of MARTS) await runStep('marts', model)
   await dropIntermediates(conn)
-  return { rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode }
+  return {
+    rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode,
+    rawDays: inputs.folders.flatMap((f) => (f.day ? [f.day] : [])), rewoundTo: late.rewoundTo, unfoldedRawDays: late.unfolded,
+  }
 }
 
 /** Free the memory of intermediate tables nothing reads any more before auditing and writing Parquet. */
@@ -307,7 +304,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     await markPublished(stateDir, snapshotId)
     const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
     for (const file of foldedLookups) fs.rmSync(file, { force: true })
-    const prunedRaw = opts.pruneRaw ? pruneRawDays(opts.rawDir, opts.date) : []
+    const prunedRaw = opts.pruneRaw ? pruneRawDays(opts.rawDir, opts.date, await foldedRawDaysOf(stateDir)) : []
     bar.done({ snapshot_id: snapshotId })
     log.info('build.published', { snapshot_id: snapshotId, dir, removed, pruned_raw: prunedRaw, ms: Date.now() - started.getTime() })
     return { snapshotId, dir, manifest }
@@ -317,14 +314,14 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
 }
 
 /**
- * Delete the raw day folders before `date` (every one is folded into the state once a build of `date` published),
- * but for the newest folder on or before `date`, whose reference tables a gap day after it reads.
+ * Delete the raw day folders before `date` that the state has folded, but for the newest folder on or before `date`,
+ * whose reference tables a gap day after it reads. A folder the state has not folded (delivered late) stays.
  */
-function pruneRawDays(rawDir: string, date: string): string[] {
+function pruneRawDays(rawDir: string, date: string, folded: Set<string>): string[] {
   const layout = rawLayout(rawDir)
   if (layout.kind !== 'daily') return []
   const reference = referenceDay(layout, date)
-  const pruned = layout.days.filter((d) => d < date && d !== reference)
+  const pruned = layout.days.filter((d) => d < date && d !== reference && folded.has(d))
   for (const day of pruned) fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
   return pruned
 }
@@ -364,7 +361,13 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
       raw_files: modeled.rawFiles.map(({ file, rows, sha256 }) => ({ file, rows, sha256 })),
       files,
       score_params: SCORE_PARAMS,
-      state: { dir: stateDir, mode: modeled.mode, replayed_days: modeled.replayed },
+      state: {
+        dir: stateDir,
+        mode: modeled.mode,
+        replayed_days: modeled.replayed,
+        rewound_to: modeled.rewoundTo,
+        unfolded_raw_days: modeled.unfoldedRawDays,
+      },
     }
     fs.writeFileSync(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
     const committed = Date.now()
@@ -377,6 +380,7 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
       rebuild: modeled.mode === 'import',
       scoreDates: modeled.scoreDates,
       foldLookups: modeled.foldLookups,
+      rawDays: modeled.rawDays,
     })
     log.info('build.step', { step: 'commit_state', layer: 'publish', rows: 0, ms: Date.now() - committed })
     fs.renameSync(tempDir, dir)

@@ -29,7 +29,7 @@ export interface Manifest {
   files: ManifestFile[]
   score_params: Record<string, unknown>
   /** how the state was brought to build_date: a night on the day before's state, or a fold from scratch */
-  state: { dir: string; mode: 'night' | 'import'; replayed_days: string[] }
+  state: { dir: string; mode: 'night' | 'import'; replayed_days: string[]; rewound_to: string | null; unfolded_raw_days: string[] }
 }
 
 const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}_/

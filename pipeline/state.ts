@@ -13,6 +13,8 @@ import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './duckdb.ts'
+import { lateRawDays } from './plan.ts'
+import type { RawLayout } from './raw-days.ts'
 
 export const STATE_FILE = 'state.duckdb'
 
@@ -75,6 +77,8 @@ export interface CommitDay {
   scoreDates: string[]
   /** complete lookup files (absolute paths) to fold into lookup_counts */
   foldLookups: string[]
+  /** the raw day folders (YYYY-MM-DD) whose daily files this build folded */
+  rawDays: string[]
 }
 
 /**
@@ -102,6 +106,9 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       await conn.run(`insert into st.lookup_files
         select parse_filename(filename, false, 'system'), count(*), now() from ${lookupSource(files, true)} group by all`)
     }
+    if (c.rawDays.length > 0) {
+      await conn.run(`insert into st.raw_days select unnest([${c.rawDays.map((d) => `DATE '${d}'`).join(', ')}]), now()`)
+    }
     await conn.run(
       `insert into st.days values (DATE '${c.date}', '${c.kind}', ${c.snapshotId ? sqlString(c.snapshotId) : 'null'},
         ${c.snapshotId ? 'false' : 'true'}, now(), ${sqlString(c.raw)})`,
@@ -118,6 +125,36 @@ export function lookupSource(files: string, withFilename = false): string {
 /** Lookup files already folded (names). */
 export async function foldedLookupFiles(conn: DuckDBConnection): Promise<Set<string>> {
   return new Set((await queryRows(conn, 'select file from st.lookup_files')).map((r) => String(r.file)))
+}
+
+/** The raw day folders folded into the state (YYYY-MM-DD). */
+export async function foldedRawDays(conn: DuckDBConnection): Promise<Set<string>> {
+  return new Set((await queryRows(conn, 'select day::varchar as day from st.raw_days')).map((r) => String(r.day)))
+}
+
+/** The same, from the state file alone (after the build's database is closed). */
+export function foldedRawDaysOf(stateDir: string): Promise<Set<string>> {
+  return withState(stateDir, foldedRawDays)
+}
+
+/**
+ * A state written before `raw_days` was kept has days but no folded folders: every day folder present up to its last
+ * day is taken as folded (what the builds that wrote it assumed). Returns the days recorded.
+ */
+export async function seedRawDays(conn: DuckDBConnection, folders: string[]): Promise<string[]> {
+  const known = Number(await queryValue(conn, 'select count(*) from st.raw_days'))
+  const last = await queryValue(conn, 'select max(day)::varchar from st.days')
+  if (known > 0 || last === null) return []
+  const days = folders.filter((d) => d <= String(last))
+  if (days.length === 0) return []
+  await conn.run(`insert into st.raw_days select unnest([${days.map((d) => `DATE '${d}'`).join(', ')}]), now()`)
+  log.info('state.migrated', { table: 'raw_days', days: days.length })
+  return days
+}
+
+/** Within a transaction: rewind the state to the end of the day before `date` (every row dated `date` or later goes). */
+function rewindTo(conn: DuckDBConnection, date: string): Promise<void> {
+  return inTransaction(conn, () => rewind(conn, date))
 }
 
 /** Open the state file alone (for the steps that run after the build's database is closed). */
@@ -167,6 +204,30 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
     return 'rewound'
   }
   return null
+}
+
+/**
+ * Day folders delivered after their day was built without them: the state is rewound to the oldest so that the
+ * night replays it and every day after it; when a folded day after it has lost its folder (retention), the late
+ * folders are kept, not folded, and named in an error line every night until an operator acts (docs/pipeline.md).
+ */
+export async function settleLateRawDays(conn: DuckDBConnection, layout: RawLayout & { kind: 'daily' }, date: string) {
+  await seedRawDays(conn, layout.days)
+  const { late, missing } = lateRawDays(layout, await stateDays(conn), await foldedRawDays(conn), date)
+  if (late.length === 0) return { rewoundTo: null, unfolded: [] }
+  if (missing.length === 0) {
+    await rewindTo(conn, late[0])
+    log.warn('build.late_raw_days', { days: late, action: 'rewound', rewound_to: late[0], raw: layout.root })
+    return { rewoundTo: late[0], unfolded: [] }
+  }
+  log.error('build.late_raw_days', {
+    days: late,
+    action: 'kept, not folded',
+    reason: `the folders of days folded after them are gone: ${missing.join(', ')}`,
+    remedy: 'put those folders back (the next build rewinds and replays), or move the late folders out of the raw folder',
+    raw: layout.root,
+  })
+  return { rewoundTo: null, unfolded: late }
 }
 
 /** Rows of each state table, by name. */

@@ -167,4 +167,52 @@ State('retention :: pruning raw days keeps the newest folder on or before the da
   assert.ok((rows[0].n as number) > 0)
 })
 
+State('late :: a day folder delivered after its day was built as a gap is folded by the next night, as if on time', async () => {
+  const raw = await writeDailyRaw(tempDir('state-late-raw'), baseRaw(), DAYS.filter((d) => d !== '2026-11-15'))
+  const snapshots = tempDir('state-late')
+  await nights(raw, snapshots, ['2026-11-13', '2026-11-14', '2026-11-15', '2026-11-16'])
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  // the state goes back to the end of 11-14: 11-15 and 11-16 are replayed before the night of 11-17
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
+  assert.is(night.manifest.state.rewound_to, '2026-11-15')
+  assert.equal(night.manifest.state.replayed_days, ['2026-11-15', '2026-11-16'])
+  const onTime = await nights(await daily, tempDir('state-late-ref'), daysBetween('2026-11-13', '2026-11-17'))
+  assertSameMarts(await marts(night.dir), await marts(onTime.dir))
+  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-18' })
+  assert.is(next.manifest.state.rewound_to, null)
+  assert.equal(next.manifest.state.replayed_days, [])
+})
+
+State('late :: retention never deletes a folder the state has not folded; one it cannot fold any more is named, kept', async () => {
+  const raw = await writeDailyRaw(tempDir('state-late-prune-raw'), baseRaw(), ['2026-11-19', '2026-11-20', '2026-11-22', '2026-11-23'])
+  const snapshots = tempDir('state-late-prune')
+  await nights(raw, snapshots, ['2026-11-19', '2026-11-20'])
+  const prune = (date: string) => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, pruneRaw: true })
+  for (const date of ['2026-11-21', '2026-11-22', '2026-11-23']) await prune(date)
+  assert.equal(fs.readdirSync(raw), ['2026-11-23'])
+  // 11-21 arrives after 11-22, folded since, lost its folder: the state cannot take 11-21 without it
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-21'])
+  const night = await prune('2026-11-24')
+  assert.equal(night.manifest.state.unfolded_raw_days, ['2026-11-21'])
+  assert.is(night.manifest.state.rewound_to, null)
+  assert.equal(fs.readdirSync(raw), ['2026-11-21', '2026-11-23'])
+})
+
+State('late :: a state written before raw_days was kept takes the folders up to its last day as folded', async () => {
+  const raw = await writeDailyRaw(tempDir('state-seed-raw'), baseRaw(), DAYS.slice(0, 4))
+  const snapshots = tempDir('state-seed')
+  await nights(raw, snapshots, DAYS.slice(0, 3))
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const instance = await DuckDBInstance.create(path.join(snapshots, 'state', 'state.duckdb'))
+  const conn = await instance.connect()
+  await conn.run('delete from raw_days')
+  conn.closeSync()
+  instance.closeSync()
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], pruneRaw: true })
+  assert.is(night.manifest.state.rewound_to, null)
+  assert.equal(fs.readdirSync(raw), [DAYS[3]])
+  const folded = await queryState(snapshots, 'select day::varchar as day from st.raw_days order by day')
+  assert.equal(folded.map((d) => d.day), DAYS.slice(0, 4))
+})
+
 State.run()

@@ -5,3 +5,4 @@ delete from st.follow_scans;
 delete from st.follower_counts;
 delete from st.tweets;
 delete from st.days;
+delete from st.raw_days;

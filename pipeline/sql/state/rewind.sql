@@ -9,3 +9,4 @@ delete from st.tweets where ingest_date >= getvariable('rewind_date');
 delete from st.score_history where score_date >= getvariable('rewind_date');
 delete from st.score_dates where score_date >= getvariable('rewind_date');
 delete from st.days where day >= getvariable('rewind_date');
+delete from st.raw_days where day >= getvariable('rewind_date');

@@ -33,3 +33,7 @@ create table if not exists st.days (
   -- and scored, no snapshot) or 'import' (a fold of every day up to it from scratch); published is false until
   -- `current` points to snapshot_id
   day date, kind varchar, snapshot_id varchar, published boolean, committed_at timestamptz, raw varchar);
+create table if not exists st.raw_days (
+  -- one row per raw day folder whose daily files are folded into the state: the folders retention may delete, and
+  -- how a build tells a folder delivered after its day was built without it
+  day date, folded_at timestamptz);

@@ -1,0 +1,60 @@
+/**
+ * How a build reaches its date from the state and the raw day folders (docs/pipeline.md): a night on the state of
+ * the day before, with the raw days missed since replayed first; an import, a fold from scratch of every raw day; the
+ * days built without their folder (gaps); and folders delivered after their day was built without them.
+ *
+ * @example planBuild(rawLayout('raw'), await stateDays(conn), '2026-11-22') // { mode: 'night', replay: ['2026-11-21'] }
+ */
+import type { RawLayout } from './raw-days.ts'
+
+/** A day the state holds (`st.days`), oldest first. */
+interface BuiltDay {
+  day: string
+}
+
+/** `date` shifted by `days` (negative = earlier), as YYYY-MM-DD. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
+}
+
+/** A night on the state of the day before (raw days missed since replayed first), or an import: a fold from scratch
+ * of every raw day (the single-folder layout, an empty state, or `rebuild`). */
+export interface Plan {
+  mode: 'night' | 'import'
+  replay: string[]
+}
+
+export function planBuild(layout: RawLayout, days: BuiltDay[], date: string, rebuild = false): Plan {
+  const before = days.filter((d) => d.day < date)
+  if (layout.kind === 'single' || rebuild || before.length === 0) return { mode: 'import', replay: [] }
+  const last = before.at(-1)!.day
+  return { mode: 'night', replay: layout.days.filter((d) => d > last && d < date) }
+}
+
+/** The days after the state's last day, up to `date`, that have no raw folder: a night builds them as gaps. */
+export function gapDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[], date: string): string[] {
+  const last = days.filter((d) => d.day < date).at(-1)?.day
+  if (!last) return []
+  const gaps: string[] = []
+  for (let day = addDays(last, 1); day <= date; day = addDays(day, 1)) if (!layout.days.includes(day)) gaps.push(day)
+  return gaps
+}
+
+/**
+ * Folders delivered late: day folders before `date` that the state never folded although it has built a day on or
+ * after them (their day was a gap), oldest first. The state can take them only by rewinding to the oldest and
+ * replaying every day from there, which needs the folder of every folded day from it on — and of every folded day,
+ * when no built day would be left before it (the rebuild is then an import). `missing` lists the folded days whose
+ * folder is gone (deleted by retention): when it is not empty, the late folders cannot be folded.
+ */
+export function lateRawDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[], folded: Set<string>, date: string) {
+  const last = days.at(-1)?.day
+  const late = layout.days.filter((d) => d < date && last !== undefined && d <= last && !folded.has(d))
+  if (late.length === 0) return { late, missing: [] }
+  const oldest = late[0]
+  const keepsADay = days.some((d) => d.day < oldest)
+  const missing = [...folded].filter((d) => (d >= oldest || !keepsADay) && !layout.days.includes(d)).sort()
+  return { late, missing }
+}
