@@ -2,8 +2,9 @@
  * Nightly build CLI:
  * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--state DIR] [--keep N] [--backfill N]
  * [--lookups DIR] [--rebuild] [--prune-raw]`.
- * Defaults: raw `raw`, snapshots `snapshots`, state `<snapshots>/state` (STATE_DIR), keep SNAPSHOT_KEEP or 7,
- * date = today (UTC), lookups `data/lookups`. The build reads the state of the day before and `<raw>/<date>/`
+ * Defaults (pipeline/build-settings.ts): raw RAW_DIR or `raw`, snapshots SNAPSHOTS_DIR or `snapshots`, state STATE_DIR
+ * or `<snapshots>/state`, keep SNAPSHOT_KEEP or 7, lookups `<DATA_DIR>/lookups` (where the server records them),
+ * date = today (UTC): a nightly cron names the day that just ended. The build reads the state of the day before and `<raw>/<date>/`
  * (raw days missed since the last build are replayed first); `--rebuild` folds every raw day from scratch, as does a
  * first build or a raw folder in the single-folder layout (the one-time import of history). `--prune-raw` deletes
  * the raw day folders before the date once the snapshot is published (they are folded into the state).
@@ -15,18 +16,21 @@ import { parseArgs } from 'node:util'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../log/logger.ts'
 import { recordBuild } from '../pipeline/build-status.ts'
+import { buildSettingsFromEnv } from '../pipeline/build-settings.ts'
+
+const defaults = buildSettingsFromEnv()
 
 const { values } = parseArgs({
   options: {
-    raw: { type: 'string', default: 'raw' },
-    snapshots: { type: 'string', default: 'snapshots' },
-    state: { type: 'string', default: process.env.STATE_DIR },
+    raw: { type: 'string', default: defaults.rawDir },
+    snapshots: { type: 'string', default: defaults.snapshotsDir },
+    state: { type: 'string', default: defaults.stateDir },
     rebuild: { type: 'boolean', default: false },
     'prune-raw': { type: 'boolean', default: false },
     date: { type: 'string', default: new Date().toISOString().slice(0, 10) },
-    keep: { type: 'string', default: process.env.SNAPSHOT_KEEP ?? '7' },
+    keep: { type: 'string', default: String(defaults.keep) },
     backfill: { type: 'string', default: '0' },
-    lookups: { type: 'string', default: 'data/lookups' },
+    lookups: { type: 'string', default: defaults.lookupsDir },
   },
   allowNegative: true,
 })

@@ -1,21 +1,24 @@
 /**
  * `npm start`, the one command: demo raw data if `raw/` is absent, today's snapshot if `current` is not already
- * today's, a demo account and key on a fresh install (the key is printed once), then the API.
- * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), plus everything `npm run serve` reads.
+ * today's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts), a demo account and
+ * key on a fresh install (the key is printed once), then the API.
+ * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), the build's (STATE_DIR, SNAPSHOT_KEEP) and everything `npm run
+ * serve` reads.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { buildSettingsFromEnv } from '../pipeline/build-settings.ts'
+import { recordBuild } from '../pipeline/build-status.ts'
 import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
-import { serverConfigFromEnv } from '../server/config.ts'
 import { generateRaw } from './generate/index.ts'
 import type { ScaleName } from './generate/scales.ts'
 import { serve } from './serve.ts'
 
 const today = new Date().toISOString().slice(0, 10)
-const rawDir = path.resolve(process.env.RAW_DIR || 'raw')
-const { snapshotsDir } = serverConfigFromEnv()
+const settings = buildSettingsFromEnv()
+const { rawDir, snapshotsDir } = settings
 
 async function main(): Promise<void> {
   if (!fs.existsSync(rawDir)) {
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
   }
   if (currentBuildDate() !== today) {
     log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
-    await buildSnapshot({ rawDir, snapshotsDir, date: today })
+    await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today }))
   } else {
     log.info('start.build_skipped', { reason: 'current snapshot is already today’s', date: today })
   }

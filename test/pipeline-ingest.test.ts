@@ -103,6 +103,22 @@ Raw('raw ingest :: the CLI exits non-zero and prints file, row and reason', asyn
   assert.match(cli.stderr, 'raw input rejected: tags.parquet row 4: duplicated key (tag_id=10)')
 })
 
+Raw('build CLI :: without flags it builds into SNAPSHOTS_DIR and reads the lookups under DATA_DIR, where the server works', async () => {
+  const raw = await writeRaw(tempDir('cli-env-raw'), baseRaw())
+  const home = tempDir('cli-env')
+  fs.mkdirSync(path.join(home, 'data', 'lookups'), { recursive: true })
+  fs.writeFileSync(path.join(home, 'data', 'lookups', '2026-11-20.ndjson'), JSON.stringify({ at: '2026-11-20T10:00:00Z', operation: 'get_platform_score', platform_id: id(4) }) + '\n')
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--date', BUILD_DATE], {
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'error', RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'served'), DATA_DIR: path.join(home, 'data') },
+  })
+  assert.is(cli.status, 0, cli.stderr)
+  assert.ok(fs.existsSync(path.join(home, 'served', 'current', 'manifest.json')))
+  assert.ok(fs.existsSync(path.join(home, 'served', 'last-build.json')))
+  // the complete lookup file was folded into the state and deleted
+  assert.equal(fs.readdirSync(path.join(home, 'data', 'lookups')), [])
+})
+
 const Audits = suite('audits')
 
 Raw('raw :: an unknown followed id in a scan that is not the latest names the raw file, row and id', async () => {

@@ -54,6 +54,7 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
     assert.is(health!.snapshot_date, new Date().toISOString().slice(0, 10))
     assert.ok(fs.existsSync(path.join(home, 'raw', new Date().toISOString().slice(0, 10), 'accounts.parquet')), 'raw data generated (a folder per day)')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'current', 'manifest.json')), 'snapshot published')
+    assert.ok(fs.existsSync(path.join(home, 'snapshots', 'last-build.json')), 'the build recorded its outcome')
 
     const keys = stdout.match(/\bask_[A-Za-z0-9_-]{43}\b/g) ?? []
     assert.is(keys.length, 1, 'the demo key is printed exactly once')
