@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { log } from '../log/logger.ts'
 
 export interface BuildStatus {
   outcome: 'published' | 'failed'
@@ -16,33 +17,40 @@ export interface BuildStatus {
   duration_ms: number
   snapshot_id: string | null
   error: string | null
+  /** what failed after publishing (the snapshot is served): retention, marking the state */
+  warnings: string[]
 }
 
 export const BUILD_STATUS_FILE = 'last-build.json'
 
 /** Run a build and record its outcome; the build's own result or error passes through unchanged. */
-export async function recordBuild<T extends { snapshotId: string }>(
+export async function recordBuild<T extends { snapshotId: string; warnings: string[] }>(
   snapshotsDir: string,
   buildDate: string,
   build: () => Promise<T>,
 ): Promise<T> {
   const started = new Date()
-  const write = (status: Pick<BuildStatus, 'outcome' | 'snapshot_id' | 'error'>) => {
+  // the build's own outcome comes first: a status that cannot be written is logged, never thrown in its place
+  const write = (status: Pick<BuildStatus, 'outcome' | 'snapshot_id' | 'error' | 'warnings'>) => {
     const finished = new Date()
-    writeBuildStatus(snapshotsDir, {
-      ...status,
-      build_date: buildDate,
-      started_at: started.toISOString(),
-      finished_at: finished.toISOString(),
-      duration_ms: finished.getTime() - started.getTime(),
-    })
+    try {
+      writeBuildStatus(snapshotsDir, {
+        ...status,
+        build_date: buildDate,
+        started_at: started.toISOString(),
+        finished_at: finished.toISOString(),
+        duration_ms: finished.getTime() - started.getTime(),
+      })
+    } catch (error) {
+      log.error('build.status_write_failed', { file: path.join(snapshotsDir, BUILD_STATUS_FILE), error: String(error) })
+    }
   }
   try {
     const result = await build()
-    write({ outcome: 'published', snapshot_id: result.snapshotId, error: null })
+    write({ outcome: 'published', snapshot_id: result.snapshotId, error: null, warnings: result.warnings })
     return result
   } catch (error) {
-    write({ outcome: 'failed', snapshot_id: null, error: error instanceof Error ? error.message : String(error) })
+    write({ outcome: 'failed', snapshot_id: null, error: error instanceof Error ? error.message : String(error), warnings: [] })
     throw error
   }
 }

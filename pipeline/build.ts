@@ -29,10 +29,10 @@ import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
-  recoverUnpublished, settleLateRawDays, stateDays,
+  guardFoldFromScratch, recoverUnpublished, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
-  acquireBuildLock, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
+  acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
 } from './publish.ts'
 
 export interface BuildOptions {
@@ -49,7 +49,9 @@ export interface BuildOptions {
   backfillDays?: number
   /** fold every raw day up to `date` from scratch instead of continuing from the state of the day before */
   rebuild?: boolean
-  /** after publishing, delete the raw day folders before `date` (all folded into the state; the newest folder on or
+  /** with `rebuild`: go ahead although days the state folded have lost their raw folders (their history is dropped) */
+  discardMissing?: boolean
+  /** after publishing, delete the raw day folders before `date` that the state has folded (the newest folder on or
    * before `date` is kept for its reference tables) */
   pruneRaw?: boolean
   /** folder of the server's lookup logs (`<date>.ndjson`) for top_researched; complete days are folded and deleted */
@@ -60,6 +62,8 @@ export interface BuildResult {
   snapshotId: string
   dir: string
   manifest: Manifest
+  /** what failed after the snapshot was published (marking the state, retention): logged, the snapshot is served */
+  warnings: string[]
 }
 
 /** Raised when an audit returns rows: names the audit and carries a sample of the offending rows. */
@@ -228,6 +232,7 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await attachState(conn, stateDir)
   await recoverUnpublished(conn, snapshotsDir)
   const layout = rawLayout(opts.rawDir)
+  if (layout.kind === 'daily') await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir })
   const late = layout.kind === 'daily' && !opts.rebuild ? await settleLateRawDays(conn, layout, opts.date) : { rewoundTo: null, unfolded: [] }
   const days = await stateDays(conn)
   const plan = planBuild(layout, days, opts.date, opts.rebuild)
@@ -292,6 +297,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   fs.mkdirSync(snapshotsDir, { recursive: true })
   const release = acquireBuildLock(snapshotsDir)
   try {
+    assertCurrentIsLink(snapshotsDir)
     removeAbandoned(snapshotsDir)
     const bar = progress('build', STEPS)
     const dir = path.join(snapshotsDir, snapshotId)
@@ -301,13 +307,27 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     })
     markFolderPublished(snapshotsDir, snapshotId)
     swapCurrent(snapshotsDir, snapshotId)
-    await markPublished(stateDir, snapshotId)
-    const removed = pruneSnapshots(snapshotsDir, opts.keep ?? 7)
-    for (const file of foldedLookups) fs.rmSync(file, { force: true })
-    const prunedRaw = opts.pruneRaw ? pruneRawDays(opts.rawDir, opts.date, await foldedRawDaysOf(stateDir)) : []
+    // published: what follows can fail without unpublishing it (a build that finds its day unmarked marks it)
+    const warnings: string[] = []
+    const afterPublish = async <T>(step: string, work: () => T | Promise<T>, fallback: T): Promise<T> => {
+      try {
+        return await work()
+      } catch (error) {
+        const message = `${step}: ${error instanceof Error ? error.message : String(error)}`
+        log.error('build.after_publish_failed', { snapshot_id: snapshotId, step, error: message })
+        warnings.push(message)
+        return fallback
+      }
+    }
+    await afterPublish('mark_published', () => markPublished(stateDir, snapshotId), undefined)
+    const removed = await afterPublish('prune_snapshots', () => pruneSnapshots(snapshotsDir, opts.keep ?? 7), [] as string[])
+    await afterPublish('delete_folded_lookups', () => foldedLookups.forEach((file) => fs.rmSync(file, { force: true })), undefined)
+    const prunedRaw = opts.pruneRaw
+      ? await afterPublish('prune_raw', async () => pruneRawDays(opts.rawDir, opts.date, await foldedRawDaysOf(stateDir)), [] as string[])
+      : []
     bar.done({ snapshot_id: snapshotId })
     log.info('build.published', { snapshot_id: snapshotId, dir, removed, pruned_raw: prunedRaw, ms: Date.now() - started.getTime() })
-    return { snapshotId, dir, manifest }
+    return { snapshotId, dir, manifest, warnings }
   } finally {
     release()
   }

@@ -122,6 +122,23 @@ export function removeAbandoned(snapshotsDir: string): string[] {
   return removed
 }
 
+/**
+ * `snapshots/current` must be absent or a symbolic link (what every build swaps atomically): anything else fails the
+ * build before any work, instead of after it.
+ */
+export function assertCurrentIsLink(snapshotsDir: string): void {
+  const current = path.join(snapshotsDir, 'current')
+  let stat: fs.Stats
+  try {
+    stat = fs.lstatSync(current)
+  } catch {
+    return
+  }
+  if (!stat.isSymbolicLink()) {
+    throw new Error(`${current} must be a symbolic link to a snapshot folder, not a ${stat.isDirectory() ? 'folder' : 'file'}: move it out of ${snapshotsDir} and build again`)
+  }
+}
+
 /** Point `snapshots/current` at `name` atomically (new symlink under a temporary name, renamed over `current`). */
 export function swapCurrent(snapshotsDir: string, name: string): void {
   const temp = path.join(snapshotsDir, `current.tmp-${name}`)

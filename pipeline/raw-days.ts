@@ -21,16 +21,36 @@ export const DAILY_FILES = ['follow_scans.parquet', 'follower_counts.parquet', '
 export function rawLayout(rawDir: string): RawLayout {
   const root = path.resolve(rawDir)
   if (!fs.existsSync(root)) throw new RawInputError(root, 'raw folder does not exist')
-  if (fs.existsSync(path.join(root, 'accounts.parquet'))) return { kind: 'single', root }
-  const days = fs
-    .readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && DAY_FOLDER.test(e.name) && !Number.isNaN(Date.parse(`${e.name}T00:00:00Z`)))
-    .map((e) => e.name)
-    .sort()
-  if (days.length === 0) {
+  // day folders may be symbolic links to folders (statSync follows them)
+  const names = fs.readdirSync(root).filter((name) => DAY_FOLDER.test(name) && isFolder(path.join(root, name)))
+  const invalid = names.find((name) => !isCalendarDay(name))
+  if (invalid) throw new RawInputError(path.join(root, invalid), 'a day folder must be named by a real date (YYYY-MM-DD)')
+  const single = fs.existsSync(path.join(root, 'accounts.parquet'))
+  if (single && names.length > 0) {
+    throw new RawInputError(
+      root,
+      'holds both day folders and raw files of its own (accounts.parquet, ...): move the stray files away (the single-folder layout, imported from scratch, would replace the state)',
+    )
+  }
+  if (single) return { kind: 'single', root }
+  if (names.length === 0) {
     throw new RawInputError(root, 'neither day folders (YYYY-MM-DD/) nor the single-folder files (accounts.parquet, ...)')
   }
-  return { kind: 'daily', root, days }
+  return { kind: 'daily', root, days: names.sort() }
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory()
+  } catch (error) {
+    throw new RawInputError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): a broken link?`)
+  }
+}
+
+/** Whether `text` (YYYY-MM-DD) is a date of the calendar: 2026-02-30 and 2026-13-01 are not. */
+export function isCalendarDay(text: string): boolean {
+  const time = Date.parse(`${text}T00:00:00Z`)
+  return DAY_FOLDER.test(text) && !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text
 }
 
 /** The folder whose reference tables describe `date`: the newest day folder on or before it. */

@@ -230,6 +230,35 @@ export async function settleLateRawDays(conn: DuckDBConnection, layout: RawLayou
   return { rewoundTo: null, unfolded: late }
 }
 
+/**
+ * A fold from scratch replaces the state with what the raw day folders present hold. Refused when that loses
+ * history: an empty state beside published snapshots (a deleted state, or `STATE_DIR` pointing elsewhere) unless
+ * `rebuild` says so, and `rebuild` over days whose folders are gone (retention) unless `discardMissing` says so.
+ */
+export async function guardFoldFromScratch(
+  conn: DuckDBConnection,
+  layout: RawLayout & { kind: 'daily' },
+  opts: { snapshotsDir: string; stateDir?: string; rebuild?: boolean; discardMissing?: boolean },
+): Promise<void> {
+  const days = await stateDays(conn)
+  if (days.length === 0 && !opts.rebuild && fs.existsSync(path.join(opts.snapshotsDir, 'current'))) {
+    throw new Error(
+      `the pipeline state holds no day, but ${opts.snapshotsDir} has published snapshots: a fold from scratch would keep only ` +
+        `the ${layout.days.length} raw day folders present. Restore the state (${opts.stateDir ?? defaultStateDir(opts.snapshotsDir)}, ` +
+        `or point --state/STATE_DIR at it), or pass --rebuild to fold the folders present from scratch`,
+    )
+  }
+  if (!opts.rebuild || opts.discardMissing) return
+  const gone = [...(await foldedRawDays(conn))].filter((day) => !layout.days.includes(day)).sort()
+  if (gone.length > 0) {
+    throw new Error(
+      `--rebuild folds only the raw day folders present, and ${gone.length} day(s) the state folded have none ` +
+        `(${gone[0]} … ${gone.at(-1)}): their follows, counts and tweets would be lost. Put the folders back, or add ` +
+        `--discard-missing to rebuild without them`,
+    )
+  }
+}
+
 /** Rows of each state table, by name. */
 export function stateRows(stateDir: string): Promise<Record<string, number>> {
   return withState(stateDir, async (conn) => {

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   }
   if (currentBuildDate() !== today) {
     log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
-    await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today }))
+    try {
+      await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today }))
+    } catch (error) {
+      // the last good snapshot keeps serving; with none, there is nothing to serve
+      if (currentBuildDate() === null) throw error
+      log.error('start.build_failed', { error: error instanceof Error ? error.message : String(error), serving: 'the last published snapshot' })
+    }
   } else {
     log.info('start.build_skipped', { reason: 'current snapshot is already today’s', date: today })
   }

@@ -215,4 +215,32 @@ State('late :: a state written before raw_days was kept takes the folders up to 
   assert.equal(folded.map((d) => d.day), DAYS.slice(0, 4))
 })
 
+State('history :: a fold from scratch that would lose history is refused: a deleted state, a rebuild without pruned folders', async () => {
+  const raw = await writeDailyRaw(tempDir('state-loss-raw'), baseRaw(), DAYS.slice(0, 4))
+  const snapshots = tempDir('state-loss')
+  const prune = (date: string, more = {}) => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, pruneRaw: true, ...more })
+  await nights(raw, snapshots, DAYS.slice(0, 2))
+  const published = await prune(DAYS[2])
+  assert.equal(fs.readdirSync(raw), DAYS.slice(2, 4))
+  const expectRefused = async (run: () => Promise<unknown>, message: RegExp) => {
+    try {
+      await run()
+      assert.unreachable('the build must be refused')
+    } catch (error) {
+      assert.match((error as Error).message, message)
+    }
+    assert.is(fs.readlinkSync(path.join(snapshots, 'current')), published.snapshotId)
+  }
+  // --rebuild would keep only the folders present: refused, naming the days that have none
+  await expectRefused(() => prune(DAYS[3], { rebuild: true }), new RegExp(`2 day\\(s\\) the state folded have none \\(${DAYS[0]} … ${DAYS[1]}\\)`))
+  // a state deleted beside published snapshots: refused unless --rebuild says so
+  fs.renameSync(path.join(snapshots, 'state'), path.join(snapshots, 'state-moved'))
+  await expectRefused(() => prune(DAYS[3]), /the pipeline state holds no day, but .* has published snapshots/)
+  fs.rmSync(path.join(snapshots, 'state'), { recursive: true, force: true })
+  fs.renameSync(path.join(snapshots, 'state-moved'), path.join(snapshots, 'state'))
+  // the operator's explicit choice goes ahead
+  const rebuilt = await prune(DAYS[3], { rebuild: true, discardMissing: true })
+  assert.is(rebuilt.manifest.state.mode, 'import')
+})
+
 State.run()

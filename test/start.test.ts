@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import { tempDir } from './_fixtures.ts'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { BUILD_DATE, baseRaw, daysBetween, tempDir, writeDailyRaw } from './_fixtures.ts'
 
 const Start = suite('npm start')
 
@@ -66,6 +67,42 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
     assert.is(answer.success, true)
     assert.is(answer.total, 8)
     assert.not.ok(stderr.includes(key), 'the key never reaches the logs')
+  } finally {
+    child.kill('SIGTERM')
+  }
+  assert.is(await exited, 0, stderr.slice(-2000))
+})
+
+Start('start :: a build of today that fails leaves the last published snapshot serving', async () => {
+  const home = tempDir('start-failed')
+  const today = new Date().toISOString().slice(0, 10)
+  const raw = await writeDailyRaw(path.join(home, 'raw'), baseRaw(), daysBetween('2026-11-10', BUILD_DATE))
+  await buildSnapshot({ rawDir: raw, snapshotsDir: path.join(home, 'snapshots'), date: BUILD_DATE })
+  // today's folder arrives broken
+  await writeDailyRaw(raw, baseRaw(), [today])
+  fs.writeFileSync(path.join(raw, today, 'tweets.parquet'), 'not parquet')
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'snapshots'), DATA_DIR: path.join(home, 'data'), HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  child.stdout.resume()
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  try {
+    const deadline = Date.now() + 90_000
+    let health: Record<string, unknown> | null = null
+    while (!health && Date.now() < deadline && child.exitCode === null) {
+      health = (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)) as Record<string, unknown> | null
+      if (!health) await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
+    assert.is(health!.snapshot_date, BUILD_DATE)
+    assert.match(stderr, '"event":"start.build_failed"')
+    assert.match(stderr, `${today}/tweets.parquet`)
+    const status = JSON.parse(fs.readFileSync(path.join(home, 'snapshots', 'last-build.json'), 'utf8'))
+    assert.is(status.outcome, 'failed')
   } finally {
     child.kill('SIGTERM')
   }
