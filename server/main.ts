@@ -4,13 +4,16 @@
  *
  * @example const server = await startServer(serverConfigFromEnv()); server.url // 'http://127.0.0.1:3000/'
  */
-import type { Server } from 'node:http'
+import { STATUS_CODES, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { H3, toNodeHandler } from 'h3'
 import { listen } from 'listhen'
 import { log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
 import { createApp, metricsBody } from './app.ts'
 import type { ServerConfig } from './config.ts'
+import { errorBody } from './errors.ts'
+import { asciiJson } from './json.ts'
 import { LookupRecorder } from './lookups.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { CurrentSnapshot } from './snapshot/current.ts'
@@ -47,6 +50,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     showURL: false,
     autoClose: false,
   })
+  answerClientErrors(listener.server as Server, config.realStatus)
   const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config) : null
   log.info('server.ready', {
     url: listener.url,
@@ -68,6 +72,18 @@ export async function startServer(config: ServerConfig, services: AccessServices
       await lookups?.close()
     },
   }
+}
+
+/** A request Node's HTTP parser refuses (URL and headers over 16 KB, a malformed request line) gets the error body too. */
+function answerClientErrors(server: Server, realStatus: boolean): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+    const body = asciiJson(errorBody('invalid_params', tooLarge ? 'Request too large: the URL and headers must fit in 16 KB' : 'Malformed HTTP request'))
+    const status = realStatus ? (tooLarge ? 431 : 400) : 200
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
+    socket.end(`${head}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  })
 }
 
 /** `/metrics` alone on its own host and port (`METRICS_HOST`, `METRICS_PORT`). */

@@ -87,6 +87,17 @@ Pipeline('ascii :: bodies are ASCII JSON: characters outside ASCII come as escap
   assert.is(body.description, account.description ?? '')
 })
 
+Pipeline('too large :: a URL over 16 KB, refused by the HTTP parser, still gets the spec error body', async () => {
+  const env = await setup()
+  const ids = Array.from({ length: 2000 }, (_, i) => String(10_000_000_000 + i)).join(',')
+  const res = await fetch(`${env.server.url}api/v1/bulk_scores_check?ids=${ids}`, { headers: { 'x-api-key': env.key } })
+  assert.is(res.status, 200)
+  const body = (await res.json()) as { success: boolean; message: string; error: { code: string } }
+  assert.is(body.success, false)
+  assert.is(body.error.code, 'invalid_params')
+  assert.match(body.message, 'Request too large')
+})
+
 Pipeline('buckets :: one rate-limit bucket per operation, named api-<operation>', () => {
   assert.is(rateLimitBucket('get_alpha'), 'api-get-alpha')
   assert.is(rateLimitBucket('get_smart_follows'), 'api-get-smart-follows')
