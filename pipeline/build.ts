@@ -29,7 +29,7 @@ import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
-  guardFoldFromScratch, recoverUnpublished, settleLateRawDays, stateDays,
+  guardFoldFromScratch, recoverUnpublished, seedRawDays, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
   acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -232,7 +232,10 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await attachState(conn, stateDir)
   await recoverUnpublished(conn, snapshotsDir)
   const layout = rawLayout(opts.rawDir)
-  if (layout.kind === 'daily') await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir })
+  if (layout.kind === 'daily') {
+    await seedRawDays(conn, layout.days)
+    await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
+  }
   const late = layout.kind === 'daily' && !opts.rebuild ? await settleLateRawDays(conn, layout, opts.date) : { rewoundTo: null, unfolded: [] }
   const days = await stateDays(conn)
   const plan = planBuild(layout, days, opts.date, opts.rebuild)

@@ -212,7 +212,6 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
  * folders are kept, not folded, and named in an error line every night until an operator acts (docs/pipeline.md).
  */
 export async function settleLateRawDays(conn: DuckDBConnection, layout: RawLayout & { kind: 'daily' }, date: string) {
-  await seedRawDays(conn, layout.days)
   const { late, missing } = lateRawDays(layout, await stateDays(conn), await foldedRawDays(conn), date)
   if (late.length === 0) return { rewoundTo: null, unfolded: [] }
   if (missing.length === 0) {
@@ -238,13 +237,13 @@ export async function settleLateRawDays(conn: DuckDBConnection, layout: RawLayou
 export async function guardFoldFromScratch(
   conn: DuckDBConnection,
   layout: RawLayout & { kind: 'daily' },
-  opts: { snapshotsDir: string; stateDir?: string; rebuild?: boolean; discardMissing?: boolean },
+  opts: { snapshotsDir: string; stateDir: string; rebuild?: boolean; discardMissing?: boolean },
 ): Promise<void> {
   const days = await stateDays(conn)
   if (days.length === 0 && !opts.rebuild && fs.existsSync(path.join(opts.snapshotsDir, 'current'))) {
     throw new Error(
       `the pipeline state holds no day, but ${opts.snapshotsDir} has published snapshots: a fold from scratch would keep only ` +
-        `the ${layout.days.length} raw day folders present. Restore the state (${opts.stateDir ?? defaultStateDir(opts.snapshotsDir)}, ` +
+        `the ${layout.days.length} raw day folders present. Restore the state (${opts.stateDir}, ` +
         `or point --state/STATE_DIR at it), or pass --rebuild to fold the folders present from scratch`,
     )
   }
