@@ -1,6 +1,7 @@
 /**
  * The raw input contract of docs/raw-data.md as data: every required file, its columns with their DuckDB types,
- * and its key. The ingest check (`validate-raw.ts`) compares each file against this table before any model runs.
+ * its key, the columns that may be NULL and the value ranges. The ingest check (`validate-raw.ts`) compares each
+ * file against this table before any model runs.
  */
 export interface RawFile {
   /** file name inside the raw folder */
@@ -9,14 +10,34 @@ export interface RawFile {
   columns: Record<string, string>
   /** columns that identify a row: never null, never repeated */
   key: string[]
+  /**
+   * columns that may be NULL; every other column is required (never NULL), and a required list column also holds
+   * no NULL item (it may be empty)
+   */
+  nullable?: string[]
   /** text columns that must cast to a type (column → DuckDB type), e.g. ISO 8601 timestamps */
   parses?: Record<string, string>
+  /** numeric columns' allowed values, bounds included; a DOUBLE column must also be finite (no NaN, no ±inf) */
+  ranges?: Record<string, Range>
 }
+
+export interface Range {
+  min: number
+  max?: number
+}
+
+const COUNTER: Range = { min: 0 }
+/** the graph-side score, on the product's 0..1000 scale */
+const SCORE: Range = { min: 0, max: 1000 }
+/** free text a profile may lack */
+const PROFILE_TEXT = ['name', 'description', 'profile_image']
 
 export const RAW_FILES: RawFile[] = [
   {
     file: 'accounts.parquet',
     key: ['account_id'],
+    nullable: PROFILE_TEXT,
+    ranges: { followers_count: COUNTER },
     columns: {
       account_id: 'UBIGINT', username: 'VARCHAR', slug: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR',
       profile_image: 'VARCHAR', blue_verified: 'BOOLEAN', is_active: 'BOOLEAN', is_suspended: 'BOOLEAN',
@@ -31,6 +52,8 @@ export const RAW_FILES: RawFile[] = [
   {
     file: 'friends.parquet',
     key: ['account_id'],
+    nullable: PROFILE_TEXT,
+    ranges: { followers_count: COUNTER, graph_score: SCORE },
     columns: {
       account_id: 'UBIGINT', username: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR', profile_image: 'VARCHAR',
       followers_count: 'BIGINT', graph_score: 'DOUBLE',
@@ -53,12 +76,15 @@ export const RAW_FILES: RawFile[] = [
   {
     file: 'follower_counts.parquet',
     key: ['account_id', 'scan_date'],
+    ranges: { followers_count: COUNTER },
     columns: { scan_date: 'DATE', account_id: 'UBIGINT', followers_count: 'BIGINT' },
   },
   {
     file: 'tweets.parquet',
     key: ['tweet_id'],
+    nullable: ['text'],
     parses: { created_at: 'TIMESTAMPTZ' },
+    ranges: { favorites: COUNTER, retweets: COUNTER, replies: COUNTER, views: COUNTER },
     columns: {
       tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'VARCHAR', text: 'VARCHAR',
       urls: 'STRUCT(short_url VARCHAR, display_url VARCHAR)[]', favorites: 'BIGINT', retweets: 'BIGINT',

@@ -1,7 +1,8 @@
 /**
  * Raw ingest check of one raw folder (a day folder, or the single-folder layout): every file of the raw contract
  * exists, is readable Parquet, has the contract's column types, has no null or duplicated key, and obeys the
- * contract's row rules (no negative counters, nothing dated after the folder's day, every followed id known). A
+ * contract's row rules (no NULL in a required column or list, parsable text, values in range, nothing dated after
+ * the folder's day, every scanned account and followed id known). A
  * failure names the file, the row where known (1-based file row) and the reason. The files are checked in parallel
  * (fan-out.ts).
  */
@@ -90,19 +91,6 @@ async function checkKey(conn: DuckDBConnection, spec: RawFile, file: string): Pr
   throw new RawInputError(spec.file, `duplicated key (${value})`, Number(first.file_row_number) + 1)
 }
 
-async function checkParses(conn: DuckDBConnection, spec: RawFile, file: string): Promise<void> {
-  for (const [column, type] of Object.entries(spec.parses ?? {})) {
-    const [bad] = await queryRows(
-      conn,
-      `select file_row_number, ${column} as value from read_parquet(${sqlString(file)}, file_row_number = true)
-       where ${column} is not null and try_cast(${column} as ${type}) is null order by file_row_number limit 1`,
-    )
-    if (bad) {
-      throw new RawInputError(spec.file, `${column} ${JSON.stringify(bad.value)} is not a valid ${type}`, Number(bad.file_row_number) + 1)
-    }
-  }
-}
-
 export interface RawFolder {
   /** absolute folder path */
   dir: string
@@ -114,47 +102,99 @@ export interface RawFolder {
   until: string
 }
 
-function rowRules(spec: RawFile, folder: RawFolder): { where: string; reason: string }[] {
+/** A row rule: `where` selects a bad row, `reason` is a SQL text expression saying why (it may show the value). */
+interface RowRule {
+  where: string
+  reason: string
+}
+
+/** The column rules of the contract: required columns, list items, parsable text, value ranges. */
+function columnRules(spec: RawFile): RowRule[] {
+  const rules: RowRule[] = []
+  const required = Object.entries(spec.columns).filter(([c]) => !spec.key.includes(c) && !spec.nullable?.includes(c))
+  for (const [column] of required) {
+    rules.push({ where: `${column} is null`, reason: sqlString(`null ${column} (the column is required)`) })
+  }
+  for (const [column, type] of Object.entries(spec.columns)) {
+    if (!type.endsWith('[]') || spec.nullable?.includes(column)) continue
+    rules.push({ where: `list_count(${column}) <> len(${column})`, reason: sqlString(`null item in ${column}`) })
+  }
+  for (const [column, type] of Object.entries(spec.parses ?? {})) {
+    rules.push({
+      where: `${column} is not null and try_cast(${column} as ${type}) is null`,
+      reason: `${sqlString(`${column} "`)} || ${column} || ${sqlString(`" is not a valid ${type}`)}`,
+    })
+  }
+  for (const [column, range] of Object.entries(spec.ranges ?? {})) {
+    const finite = spec.columns[column] === 'DOUBLE'
+    const bounds = range.max === undefined ? `${column} < ${range.min}` : `${column} not between ${range.min} and ${range.max}`
+    const where = finite ? `not isfinite(${column}) or ${bounds}` : bounds
+    const expected = range.max === undefined ? `≥ ${range.min}` : `in ${range.min}..${range.max}`
+    const reason = range.min === 0 && range.max === undefined && !finite
+      ? `${sqlString(`negative ${column} (got `)} || ${column} || ')'`
+      : `${sqlString(`${column} `)} || ${column} || ${sqlString(` is not ${finite ? 'a finite number ' : ''}${expected}`)}`
+    rules.push({ where, reason })
+  }
+  return rules
+}
+
+/** The rules of a folder's dated rows: nothing dated after its day, and scans taken on their scan_date. */
+function folderRules(spec: RawFile, folder: RawFolder): RowRule[] {
   const until = `DATE '${folder.until}'`
   const day = folder.day ? `DATE '${folder.day}'` : null
-  const nonNegative = (columns: string[]) =>
-    columns.map((c) => ({ where: `${c} < 0`, reason: `negative ${c} (got ' || ${c} || ')` }))
+  const onDay = day
+    ? [{ where: `scan_date <> ${day}`, reason: `'scan_date ' || scan_date || ${sqlString(` in the folder of ${folder.day}`)}` }]
+    : []
   switch (spec.file) {
-    case 'accounts.parquet':
-    case 'friends.parquet':
-      return nonNegative(['followers_count'])
     case 'follower_counts.parquet':
-      return [
-        ...nonNegative(['followers_count']),
-        ...(day ? [{ where: `scan_date <> ${day}`, reason: `scan_date ' || scan_date || ' in the folder of ${folder.day}` }] : []),
-      ]
+      return onDay
     case 'tweets.parquet':
-      return [
-        ...nonNegative(['favorites', 'retweets', 'replies', 'views']),
-        ...(day
-          ? [{ where: `try_cast(created_at as timestamptz) >= cast(${day} + 1 as timestamptz)`,
-               reason: `created_at ' || created_at || ' is after the day of its folder (${folder.day})` }]
-          : []),
-      ]
+      return day
+        ? [{ where: `try_cast(created_at as timestamptz) >= cast(${day} + 1 as timestamptz)`,
+             reason: `'created_at ' || created_at || ${sqlString(` is after the day of its folder (${folder.day})`)}` }]
+        : []
     case 'follow_scans.parquet':
       return [
-        ...(day ? [{ where: `scan_date <> ${day}`, reason: `scan_date ' || scan_date || ' in the folder of ${folder.day}` }] : []),
+        ...onDay,
         { where: `scan_date <= ${until} and cast(scanned_at as date) <> scan_date`,
-          reason: `scanned_at ' || scanned_at || ' is not on scan_date ' || scan_date || '` },
+          reason: `'scanned_at ' || scanned_at || ' is not on scan_date ' || scan_date` },
       ]
     default:
       return []
   }
 }
 
+/** Every row rule of a file in one scan: the first bad row in file order, with the first rule it breaks. */
 async function checkRows(conn: DuckDBConnection, spec: RawFile, file: string, name: string, folder: RawFolder): Promise<void> {
-  for (const rule of rowRules(spec, folder)) {
-    const [bad] = await queryRows(
-      conn,
-      `select file_row_number, '${rule.reason}' as reason
-       from read_parquet(${sqlString(file)}, file_row_number = true) where ${rule.where} order by file_row_number limit 1`,
+  const rules = [...columnRules(spec), ...folderRules(spec, folder)]
+  if (!rules.length) return
+  const [bad] = await queryRows(
+    conn,
+    `select file_row_number, case ${rules.map((r) => `when ${r.where} then ${r.reason}`).join(' ')} end as reason
+     from read_parquet(${sqlString(file)}, file_row_number = true)
+     where ${rules.map((r) => `(${r.where})`).join(' or ')}
+     order by file_row_number limit 1`,
+  )
+  if (bad) throw new RawInputError(name, String(bad.reason), Number(bad.file_row_number) + 1)
+}
+
+/** Every scan (up to `until`) is of an account of the folder's accounts: else file, row and account_id. */
+async function checkScannedAccounts(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
+  const file = (name: string) => sqlString(path.join(folder.dir, name))
+  const [bad] = await queryRows(
+    conn,
+    `select s.file_row_number, s.account_id::varchar as id
+     from read_parquet(${file('follow_scans.parquet')}, file_row_number = true) s
+     anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = s.account_id
+     where s.scan_date <= DATE '${folder.until}'
+     order by s.file_row_number limit 1`,
+  )
+  if (bad) {
+    throw new RawInputError(
+      `${folder.prefix}follow_scans.parquet`,
+      `unknown scanned account_id ${bad.id} (not in accounts.parquet)`,
+      Number(bad.file_row_number) + 1,
     )
-    if (bad) throw new RawInputError(name, String(bad.reason), Number(bad.file_row_number) + 1)
   }
 }
 
@@ -189,6 +229,7 @@ export async function validateRaw(connect: () => Promise<DuckDBConnection>, fold
   const infos = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => validateFile(conn, spec, folder))
   const conn = await connect()
   try {
+    await checkScannedAccounts(conn, folder)
     await checkFollowedIds(conn, folder)
   } finally {
     conn.closeSync()
@@ -206,7 +247,6 @@ async function validateFile(conn: DuckDBConnection, spec: RawFile, folder: RawFo
   try {
     rows = Number(await queryValue(conn, `select count(*) from ${source}`))
     await checkKey(conn, { ...spec, file: name }, file)
-    await checkParses(conn, { ...spec, file: name }, file)
     await checkRows(conn, spec, file, name, folder)
   } catch (error) {
     if (error instanceof RawInputError) throw error

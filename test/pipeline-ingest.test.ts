@@ -128,6 +128,91 @@ Raw('raw :: an unknown followed id in a scan that is not the latest names the ra
   await expectRejected(dir, { file: 'follow_scans.parquet', row: 20, reason: new RegExp(`unknown followed id ${id(77)}`) })
 })
 
+/** One broken value per case: the build fails naming the file, the 1-based row and the column (docs/raw-data.md). */
+type BrokenRow = [what: string, change: (rows: RawRows) => void, file: string, row: number, reason: RegExp]
+
+async function expectEachRejected(cases: BrokenRow[]) {
+  for (const [what, change, file, row, reason] of cases) {
+    try {
+      await expectRejected(await rawWith(change), { file, row, reason })
+    } catch (error) {
+      if (error instanceof Error) error.message = `${what}: ${error.message}`
+      throw error
+    }
+  }
+}
+
+Raw('raw :: a NULL in a column the contract does not mark NULL names the file, row and column', async () => {
+  await expectEachRejected([
+    ['scan list', (r) => { r['follow_scans.parquet'][6][3] = null }, 'follow_scans.parquet', 7, /null following_ids/],
+    ['scan time', (r) => { r['follow_scans.parquet'][4][1] = null }, 'follow_scans.parquet', 5, /null scanned_at/],
+    ['tweet time', (r) => { r['tweets.parquet'][1][2] = null }, 'tweets.parquet', 2, /null created_at/],
+    ['tweet mentions', (r) => { r['tweets.parquet'][0][9] = null }, 'tweets.parquet', 1, /null mentioned_ids/],
+    ['tweet links', (r) => { r['tweets.parquet'][2][4] = null }, 'tweets.parquet', 3, /null urls/],
+    ['tweet counter', (r) => { r['tweets.parquet'][3][8] = null }, 'tweets.parquet', 4, /null views/],
+    ['follower count', (r) => { r['follower_counts.parquet'][2][2] = null }, 'follower_counts.parquet', 3, /null followers_count/],
+    ['monitored flag', (r) => { r['accounts.parquet'][7][9] = null }, 'accounts.parquet', 8, /null is_monitored/],
+    ['handle', (r) => { r['accounts.parquet'][2][1] = null }, 'accounts.parquet', 3, /null username/],
+    ['slug', (r) => { r['accounts.parquet'][4][2] = null }, 'accounts.parquet', 5, /null slug/],
+    ['friend score', (r) => { r['friends.parquet'][1][6] = null }, 'friends.parquet', 2, /null graph_score/],
+    ['rename date', (r) => { r['previous_usernames.parquet'][1][2] = null }, 'previous_usernames.parquet', 2, /null changed_at/],
+    ['tag category', (r) => { r['tags.parquet'][2][2] = null }, 'tags.parquet', 3, /null tag_category_id/],
+    ['category name', (r) => { r['categories.parquet'][5][1] = null }, 'categories.parquet', 6, /null name/],
+  ])
+})
+
+Raw('raw :: a NULL id inside a list of ids names the file, row and column', async () => {
+  await expectEachRejected([
+    ['followed', (r) => { r['follow_scans.parquet'][2][3] = [id(4), null] }, 'follow_scans.parquet', 3, /null item in following_ids/],
+    ['mentioned', (r) => { r['tweets.parquet'][2][9] = [id(7), null] }, 'tweets.parquet', 3, /null item in mentioned_ids/],
+  ])
+})
+
+Raw('raw :: NULL where the contract allows it (profile texts, tweet text) builds', async () => {
+  const dir = await rawWith((rows) => {
+    rows['accounts.parquet'][0].splice(3, 3, null, null, null)
+    rows['friends.parquet'][0].splice(2, 3, null, null, null)
+    rows['tweets.parquet'][0][3] = null
+  })
+  const built = await buildSnapshot({ rawDir: dir, snapshotsDir: tempDir('ingest-nullable'), date: BUILD_DATE })
+  assert.ok(fs.existsSync(path.join(built.dir, 'manifest.json')))
+})
+
+Raw('raw :: a graph_score that is not a finite number in 0..1000 names the file, row and value', async () => {
+  const friendScore = (value: string) => async () => {
+    const dir = await rawWith(() => {})
+    await rewriteRaw(dir, 'friends.parquet', `select * replace (if(account_id = ${id(4)}, ${value}, graph_score) as graph_score) from t`)
+    return dir
+  }
+  for (const [value, shown] of [["'nan'::double", 'nan'], ["'inf'::double", 'inf'], ['1e9', '1000000000'], ['-0.5', '-0.5'], ['1000.01', '1000.01']]) {
+    await expectRejected(await friendScore(value)(), {
+      file: 'friends.parquet', row: 2, reason: new RegExp(`graph_score ${shown}.* 0\\.\\.1000`),
+    })
+  }
+  // the bounds themselves are scores
+  const bounds = await rawWith((rows) => {
+    rows['friends.parquet'][0][6] = 0
+    rows['friends.parquet'][1][6] = 1000
+  })
+  await buildSnapshot({ rawDir: bounds, snapshotsDir: tempDir('ingest-bounds'), date: BUILD_DATE })
+})
+
+Raw('raw :: a negative counter of a full or friend record names the file, row and value', async () => {
+  await expectEachRejected([
+    ['account', (r) => { r['accounts.parquet'][3][10] = -1 }, 'accounts.parquet', 4, /negative followers_count \(got -1\)/],
+    ['friend', (r) => { r['friends.parquet'][2][5] = -9 }, 'friends.parquet', 3, /negative followers_count \(got -9\)/],
+  ])
+})
+
+Raw('raw :: a scan of an account that is not in accounts.parquet names the scan file, row and id', async () => {
+  const dir = await rawWith((rows) => {
+    // account 13 is a friend-only record: never scanned (only monitored full accounts are)
+    rows['follow_scans.parquet'].push(['2026-11-12', '2026-11-12 07:00:00', id(13), [id(1)]])
+    rows['follow_scans.parquet'].push(['2026-11-12', '2026-11-12 07:00:00', id(77), []])
+  })
+  await expectRejected(dir, { file: 'follow_scans.parquet', row: 20, reason: new RegExp(`scanned account_id ${id(13)}.*not in accounts\\.parquet`) })
+})
+
 /** Each audit fires on a mart broken after the models ran (the same database the build would publish). */
 const broken: [string, string][] = [
   ['not_null_ids', `update tweets set author_id = null where tweet_idx = 0`],
