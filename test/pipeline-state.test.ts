@@ -243,4 +243,27 @@ State('history :: a fold from scratch that would lose history is refused: a dele
   assert.is(rebuilt.manifest.state.mode, 'import')
 })
 
+State('reference :: an account leaving the monitored set, or a followed account leaving the accounts table, keeps nights going', async () => {
+  const raw = await writeDailyRaw(tempDir('state-ref-raw'), baseRaw(), daysBetween('2026-11-18', '2026-11-21'))
+  const snapshots = tempDir('state-ref')
+  const before = await nights(raw, snapshots, daysBetween('2026-11-18', '2026-11-21'))
+  const followersOf = async (dir: string, k: number) =>
+    (await readParquet(path.join(dir, 'smart_followers.parquet'), `select follower_id from t where target_id = ${id(k)} order by 1`)).map((r) => r.follower_id)
+  assert.ok((await followersOf(before.dir, 4)).includes(id(5)), 'Infl (5) follows Proj (4) while monitored')
+  // on 11-22 Infl is no longer monitored and NoName (12), followed by VcTwo since 11-20, is gone from accounts
+  const rows = baseRaw()
+  rows['accounts.parquet'] = rows['accounts.parquet']
+    .filter((r) => r[0] !== id(12))
+    .map((r) => (r[0] === id(5) ? [...r.slice(0, 9), false, r[10]] : r))
+  await writeDailyRaw(raw, rows, ['2026-11-22'])
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.not.ok((await followersOf(night.dir, 4)).includes(id(5)), 'an unmonitored account is no smart follower')
+  const gone = await readParquet(path.join(night.dir, 'accounts.parquet'), `select count(*)::integer as n from t where platform_id = ${id(12)}`)
+  assert.is(gone[0].n, 0)
+  // the runs stay in the state: monitored again, Infl counts again without a new scan
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-23'])
+  const back = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23' })
+  assert.ok((await followersOf(back.dir, 4)).includes(id(5)))
+})
+
 State.run()

@@ -1,12 +1,14 @@
--- Every follow edge starts at a monitored account and ends at a known account (an unknown followed id is a data
--- error), and every active smart edge has its subscribed_at.
-select 'following_now' as edge, source_id::varchar as source, target_id::varchar as target, 'unknown followed id' as problem
-from int_following_now e
-where not exists (select 1 from int_accounts a where a.platform_id = e.target_id)
+-- Every smart edge starts at a smart account and ends at a known account, and has its subscribed_at; smart followers
+-- point at their accounts' rows. (Unknown ids in scans are refused with their raw file and row before any model runs;
+-- the open runs of an account that left the monitored set, or of a followed account gone from the reference tables,
+-- are history, not edges: int_smart_edges leaves them out.)
+select 'smart_edges' as edge, source_id::varchar as source, target_id::varchar as target, 'source is not smart' as problem
+from int_smart_edges e
+where not exists (select 1 from int_accounts a where a.platform_id = e.source_id and a.is_smart)
 union all
-select 'following_now', source_id::varchar, target_id::varchar, 'source is not monitored'
-from int_following_now e
-where not exists (select 1 from int_accounts a where a.platform_id = e.source_id and a.is_monitored)
+select 'smart_edges', source_id::varchar, target_id::varchar, 'unknown followed id'
+from int_smart_edges e
+where not exists (select 1 from int_accounts a where a.platform_id = e.target_id)
 union all
 select 'smart_edges', e.source_id::varchar, e.target_id::varchar, 'no subscribed_at'
 from int_smart_edges e
