@@ -1,7 +1,7 @@
 /**
  * Analyst access: every example query of docs/snapshot.md and every `npm run sql -- "..."` line of the README runs
  * over a fixture snapshot and returns rows, and
- * `npm run sql` prints a table with one view per snapshot file.
+ * `npm run sql` prints a table with one view per snapshot file and the views derived from them.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { openSnapshotSql } from '../pipeline/snapshot-sql.ts'
+import { DERIVED_VIEWS, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
 import { BUILD_DATE, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
 
 const snapshotsDir = tempDir('sql-snapshots')
@@ -44,7 +44,7 @@ for (const [i, query] of examples.entries()) {
   })
 }
 
-Sql('sql :: npm run sql prints a table over one view per snapshot file', async () => {
+Sql('sql :: npm run sql prints a table over one view per snapshot file and the derived views', async () => {
   await built
   const cli = spawnSync(
     process.execPath,
@@ -54,8 +54,9 @@ Sql('sql :: npm run sql prints a table over one view per snapshot file', async (
   assert.is(cli.status, 0, cli.stderr)
   const lines = cli.stdout.trim().split('\n')
   assert.is(lines[0].trim(), 'view_name')
-  assert.equal(lines.slice(2, -1).map((l) => l.trim()), [...MARTS].sort())
-  assert.is(lines.at(-1), `(${MARTS.length} rows)`)
+  const views = [...MARTS, ...Object.keys(DERIVED_VIEWS)].sort()
+  assert.equal(lines.slice(2, -1).map((l) => l.trim()), views)
+  assert.is(lines.at(-1), `(${views.length} rows)`)
 })
 
 Sql.run()
