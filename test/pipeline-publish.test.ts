@@ -148,6 +148,30 @@ History('history :: the state and score_history keep a row only when a score or 
   }
 })
 
+History('history :: score_history covers the 365 days up to the build date, its first scored date holding the scores of then', async () => {
+  const snapshots = tempDir('history-window')
+  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  // 11-15..11-18 move before the window and 11-19 onto its first day (2025-11-23): the first scored date of the
+  // window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
+  await queryState(snapshots, `
+    update st.score_history set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
+    update st.score_dates set score_date = score_date - 361 where score_date <= DATE '2026-11-19';`, true)
+  const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
+  const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-23')
+  assert.equal(dates, ['2025-11-23', '2026-11-20', '2026-11-21', '2026-11-22'])
+  assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
+  const file = path.join(dir, 'score_history.parquet')
+  assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
+  for (const date of dates) {
+    const scores = await readParquet(file, `
+      select platform_id, platform_score, rank from (
+        select * from t where date <= DATE '${date}'
+        qualify row_number() over (partition by platform_id order by date desc) = 1)
+      where platform_score > 0 order by platform_id`)
+    assert.equal(scores, await historyOf(snapshots, date), date)
+  }
+})
+
 History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', async () => {
   const sparse = tempDir('history-sparse-state')
   await buildSnapshot({ rawDir: await rawDir, snapshotsDir: sparse, date: BUILD_DATE, backfillDays: 7 })

@@ -13,13 +13,14 @@ stored as (
   select platform_id, getvariable('build_date'), platform_score, if(platform_score > 0, rank, null) from int_scores
 ),
 in_window as (
-  select platform_id, score_date, platform_score, rank from stored, first_date where score_date >= first
+  select platform_id, score_date, platform_score, rank from stored, first_date where score_date > first
   union all
+  -- each account's row on the first scored date, or its last row before it, dated the first scored date
   select platform_id, first, last.platform_score, last.rank
   from (
     select platform_id, any_value(first) as first,
       arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as last
-    from stored, first_date where score_date < first
+    from stored, first_date where score_date <= first
     group by platform_id
   )
 ),
