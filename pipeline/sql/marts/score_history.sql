@@ -1,38 +1,57 @@
 -- score_history.parquet — grain: one row per (account, scored date on which its score or rank changed) within the
 -- 365 days up to the build date; the scored dates are score_dates.parquet. An account's score on a scored date is
 -- its last row on or before that date (none: no score); a row with platform_score 0 (rank NULL) ends a score. The
--- window's first scored date carries every account's score as of that date.
--- Sources: the state's sparse history and a backfill's dense rows (stg_score_history), this build's scores.
+-- window's first scored date holds every account's score as of that date.
+-- Sources: stg_score_history (the state's rows, each already a change from the row before it, then a backfill's
+-- rows, one per account and date) and this build's scores. Only the rows from the first date this build scored
+-- (`fresh`: this build's date, or the first backfilled one) are compared with the row before them, so a night reads
+-- the state's year of changes once, without sorting it per account.
 -- columns: account_idx, platform_id, date, platform_score, rank (NULL when platform_score is 0)
 -- sort: account_idx, date desc
 create or replace table score_history as
-with first_date as (select min(date) as first from score_dates),
+with bounds as (
+  select (select min(date) from score_dates) as first,
+    (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows) as fresh
+),
 stored as (
   select platform_id, score_date, platform_score, if(platform_score > 0, rank, null) as rank from stg_score_history
   union all
   select platform_id, getvariable('build_date'), platform_score, if(platform_score > 0, rank, null) from int_scores
 ),
-in_window as (
-  select platform_id, score_date, platform_score, rank from stored, first_date where score_date > first
-  union all
-  -- each account's row on the first scored date, or its last row before it, dated the first scored date
-  select platform_id, first, last.platform_score, last.rank
-  from (
-    select platform_id, any_value(first) as first,
-      arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as last
-    from stored, first_date where score_date <= first
-    group by platform_id
-  )
+-- per account: its score as of the first scored date, and the row before its first fresh row after that date
+anchors as (
+  select platform_id,
+    arg_max({'platform_score': platform_score, 'rank': rank}, score_date) filter (where score_date <= first) as at_first,
+    arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as before_fresh
+  from stored, bounds
+  where score_date <= first or score_date < fresh
+  group by platform_id
+),
+-- the fresh rows after the first date, each marked with the score and rank of the row before it
+fresh as (
+  select platform_id, score_date, platform_score, rank,
+    lag(platform_score) over w as before_score, lag(rank) over w as before_rank, row_number() over w = 1 as leads
+  from stored, bounds
+  where score_date >= fresh and score_date > first
+  window w as (partition by platform_id order by score_date)
 ),
 changes as (
-  select *,
-    lag(platform_score, 1, 0) over w as before_score,
-    lag(rank) over w as before_rank
-  from in_window
-  window w as (partition by platform_id order by score_date)
+  select platform_id, first as score_date, at_first.platform_score, at_first.rank
+  from anchors, bounds
+  where at_first.platform_score > 0
+  union all
+  select platform_id, score_date, platform_score, rank
+  from stored, bounds
+  where score_date > first and score_date < fresh
+  union all
+  select f.platform_id, f.score_date, f.platform_score, f.rank
+  from fresh f
+  left join anchors a on a.platform_id = f.platform_id
+  where not (
+    if(f.leads, coalesce(a.before_fresh.platform_score, 0), f.before_score) = f.platform_score
+    and if(f.leads, a.before_fresh.rank, f.before_rank) is not distinct from f.rank)
 )
 select a.account_idx, c.platform_id, c.score_date as date, c.platform_score, c.rank
 from changes c
 join int_accounts a on a.platform_id = c.platform_id
-where c.platform_score <> c.before_score or c.rank is distinct from c.before_rank
 order by a.account_idx, date desc;
