@@ -327,7 +327,8 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
-  await writeColumns(conn, out, file('score_dates.parquet'), { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
+  const scoreDates = file('score_dates.parquet')
+  await writeColumns(conn, out, scoreDates, { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
 
   await writeExplanationComponents(conn, out, file('score_explanations.parquet'))
 

@@ -8,8 +8,8 @@
  * every K-th night and the last are measured: the days before each measured night are caught up by one unmeasured
  * build of the day before it (which replays the missed days, as the nightly CLI does), so a measured night is always
  * one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS with its
- * steps beside the 10th night's, how a night's time grows over the days (last night against the 10th: target ≤ 1.2×), the state's size and
- * growth per day, and its rows per table.
+ * steps beside the 10th night's (which steps grow with the days), how a night's time grows over the days (last night
+ * against the 10th: target ≤ 1.2×), the state's size and growth per day, and its rows per table.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -114,15 +114,15 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 function printSteps(night: Night, earlier?: Night): void {
   const key = (s: Step) => `${s.layer}/${s.step}`
   const before = new Map(earlier?.steps.map((s) => [key(s), s]))
-  const num = (n: number | undefined) => (n === undefined ? '-' : n.toLocaleString('en-US'))
-  const head = earlier ? ` ${`rows ${earlier.date}`.padStart(17)} ${'ms'.padStart(7)} ${`rows ${night.date}`.padStart(17)} ${'ms'.padStart(7)} ${'Δ ms'.padStart(7)}` : ` ${'rows'.padStart(12)} ${'ms'.padStart(9)}`
-  console.log(`${'step'.padEnd(36)}${head}`)
+  const cell = (value: number | string | undefined, width: number) =>
+    (value === undefined ? '-' : typeof value === 'number' ? value.toLocaleString('en-US') : value).padStart(width)
+  const nights = earlier ? [earlier.date, night.date] : [night.date]
+  console.log(`${'step'.padEnd(36)}${nights.map((d) => ` ${cell(`rows ${d}`, 17)} ${cell('ms', 7)}`).join('')}${earlier ? cell('Δ ms', 8) : ''}`)
   for (const s of night.steps) {
     const e = before.get(key(s))
-    const cells = earlier
-      ? ` ${num(e?.rows).padStart(17)} ${num(e?.ms).padStart(7)} ${num(s.rows).padStart(17)} ${num(s.ms).padStart(7)} ${num(s.ms - (e?.ms ?? 0)).padStart(7)}`
-      : ` ${num(s.rows).padStart(12)} ${num(s.ms).padStart(9)}`
-    console.log(`${key(s).padEnd(36)}${cells}`)
+    const columns = earlier ? [[e?.rows, e?.ms], [s.rows, s.ms]] : [[s.rows, s.ms]]
+    const delta = earlier ? cell(s.ms - (e?.ms ?? 0), 8) : ''
+    console.log(`${key(s).padEnd(36)}${columns.map(([rows, ms]) => ` ${cell(rows, 17)} ${cell(ms, 7)}`).join('')}${delta}`)
   }
 }
 

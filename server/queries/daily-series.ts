@@ -49,20 +49,21 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
   to = Math.min(to + 1, changed.length)
   const scores = history.platformScore.read(start + from, start + to)
   const ranks = history.rank.read(start + from, start + to)
-  const out = { day: new Uint16Array(dates.length), platformScore: new Float64Array(dates.length), rank: new Int32Array(dates.length) }
-  let n = 0
+  const n = dates.length
+  const out = { day: new Uint16Array(n), platformScore: new Float64Array(n), rank: new Int32Array(n) }
+  let kept = 0
   let row = from
   for (const date of dates) {
     while (row < to && changed[row] > date) row++
     if (row === to) break
     if (scores[row - from] > 0) {
-      out.day[n] = date
-      out.platformScore[n] = scores[row - from]
-      out.rank[n] = ranks[row - from]
-      n++
+      out.day[kept] = date
+      out.platformScore[kept] = scores[row - from]
+      out.rank[kept] = ranks[row - from]
+      kept++
     }
   }
-  return { day: out.day.subarray(0, n), platformScore: out.platformScore.subarray(0, n), rank: out.rank.subarray(0, n) }
+  return { day: out.day.subarray(0, kept), platformScore: out.platformScore.subarray(0, kept), rank: out.rank.subarray(0, kept) }
 }
 
 /**

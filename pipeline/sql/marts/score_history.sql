@@ -21,7 +21,8 @@ stored as (
 -- per account: its score as of the first scored date, and the row before its first fresh row after that date
 anchors as (
   select platform_id,
-    arg_max({'platform_score': platform_score, 'rank': rank}, score_date) filter (where score_date <= first) as at_first,
+    arg_max({'platform_score': platform_score, 'rank': rank}, score_date)
+      filter (where score_date <= first) as at_first,
     arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as before_fresh
   from stored, bounds
   where score_date <= first or score_date < fresh
