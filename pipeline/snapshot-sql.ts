@@ -23,8 +23,9 @@ export interface QueryResult {
 export const DERIVED_VIEWS: Record<string, string> = {
   score_history_daily: `
     select h.account_idx, h.platform_id, d.date, h.platform_score, h.rank
-    from (select *, lead(date) over (partition by account_idx order by date) as until from score_history) h
-    join score_dates d on d.date >= h.date and (h.until is null or d.date < h.until)
+    from (select distinct account_idx from score_history) a
+    cross join score_dates d
+    asof join score_history h on h.account_idx = a.account_idx and h.date <= d.date
     where h.platform_score > 0
     order by h.account_idx, d.date desc`,
 }

@@ -44,6 +44,22 @@ for (const [i, query] of examples.entries()) {
   })
 }
 
+Sql('sql :: score_history_daily holds every scored date; on the build date, the scores > 0 of accounts.parquet', async () => {
+  await built
+  const snapshot = await openSnapshotSql(snapshotsDir)
+  try {
+    const dates = await snapshot.query(`select distinct date::varchar from score_history_daily order by 1`)
+    const scored = await snapshot.query(`select date::varchar from score_dates order by 1`)
+    assert.equal(dates.rows, scored.rows)
+    assert.is(scored.rows.length, 8)
+    const today = `select account_idx, platform_score, rank from score_history_daily where date = DATE '${BUILD_DATE}' order by 1`
+    const accounts = `select account_idx, platform_score, rank from accounts where platform_score > 0 order by 1`
+    assert.equal((await snapshot.query(today)).rows, (await snapshot.query(accounts)).rows)
+  } finally {
+    snapshot.close()
+  }
+})
+
 Sql('sql :: npm run sql prints a table over one view per snapshot file and the derived views', async () => {
   await built
   const cli = spawnSync(
