@@ -326,6 +326,10 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
     if (table === 'smart_followers') await writeFollowerOrders(conn, out, source, offsets)
   }
 
+  // the scored dates score_history's sparse rows are read over, newest first
+  const scoreDates = file('score_dates.parquet')
+  await writeColumns(conn, out, scoreDates, { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
+
   await writeExplanationComponents(conn, out, file('score_explanations.parquet'))
 
   const tweets = file('tweets.parquet')

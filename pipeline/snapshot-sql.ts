@@ -1,6 +1,7 @@
 /**
  * SQL over a published snapshot for analysts: one DuckDB view per Parquet file of `snapshots/current` (view name =
- * file name without `.parquet`), and a plain-text table printer. Used by `npm run sql` and the documented queries' test.
+ * file name without `.parquet`), the views derived from them (DERIVED_VIEWS), and a plain-text table printer. Used
+ * by `npm run sql` and the documented queries' test.
  *
  * @example const s = await openSnapshotSql('snapshots'); console.log(formatTable(await s.query('select 1 as x'))); s.close()
  */
@@ -14,6 +15,21 @@ export interface QueryResult {
   rows: unknown[][]
 }
 
+/**
+ * Views over the files' views, created with them. `score_history_daily`: every account's score on every scored date
+ * with a score > 0 (score_history.parquet holds a row per change; an account's score on a scored date of
+ * score_dates.parquet is its last row on or before it). Columns and sort as score_history.
+ */
+export const DERIVED_VIEWS: Record<string, string> = {
+  score_history_daily: `
+    select h.account_idx, h.platform_id, d.date, h.platform_score, h.rank
+    from (select distinct account_idx from score_history) a
+    cross join score_dates d
+    asof join score_history h on h.account_idx = a.account_idx and h.date <= d.date
+    where h.platform_score > 0
+    order by h.account_idx, d.date desc`,
+}
+
 export async function openSnapshotSql(snapshotsDir: string) {
   const current = path.join(snapshotsDir, 'current')
   if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
@@ -24,6 +40,10 @@ export async function openSnapshotSql(snapshotsDir: string) {
   const views = fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length))
   for (const view of views) {
     await conn.run(`create view ${view} as select * from read_parquet(${sqlString(path.join(dir, `${view}.parquet`))})`)
+  }
+  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) {
+    await conn.run(`create view ${view} as ${sql}`)
+    views.push(view)
   }
   return {
     dir,

@@ -8,8 +8,8 @@
  * every K-th night and the last are measured: the days before each measured night are caught up by one unmeasured
  * build of the day before it (which replays the missed days, as the nightly CLI does), so a measured night is always
  * one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS with its
- * steps, how a night's time grows over the days (last night against the 10th: target ≤ 1.2×), the state's size and
- * growth per day, and its rows per table.
+ * steps beside the 10th night's (which steps grow with the days), how a night's time grows over the days (last night
+ * against the 10th: target ≤ 1.2×), the state's size and growth per day, and its rows per table.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -110,11 +110,19 @@ const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
-function printSteps(night: Night): void {
-  console.log(`${'step'.padEnd(34)} ${'rows'.padStart(12)} ${'ms'.padStart(9)} ${'rows/s'.padStart(12)}`)
+/** The night's steps (the build's `build.step` log lines), beside the same steps of an earlier night when given. */
+function printSteps(night: Night, earlier?: Night): void {
+  const key = (s: Step) => `${s.layer}/${s.step}`
+  const before = new Map(earlier?.steps.map((s) => [key(s), s]))
+  const cell = (value: number | string | undefined, width: number) =>
+    (value === undefined ? '-' : typeof value === 'number' ? value.toLocaleString('en-US') : value).padStart(width)
+  const nights = earlier ? [earlier.date, night.date] : [night.date]
+  console.log(`${'step'.padEnd(36)}${nights.map((d) => ` ${cell(`rows ${d}`, 17)} ${cell('ms', 7)}`).join('')}${earlier ? cell('Δ ms', 8) : ''}`)
   for (const s of night.steps) {
-    const rate = s.ms > 0 && s.rows > 0 ? Math.round((s.rows / s.ms) * 1000).toLocaleString('en-US') : '-'
-    console.log(`${`${s.layer}/${s.step}`.padEnd(34)} ${s.rows.toLocaleString('en-US').padStart(12)} ${String(s.ms).padStart(9)} ${rate.padStart(12)}`)
+    const e = before.get(key(s))
+    const columns = earlier ? [[e?.rows, e?.ms], [s.rows, s.ms]] : [[s.rows, s.ms]]
+    const delta = earlier ? cell(s.ms - (e?.ms ?? 0), 8) : ''
+    console.log(`${key(s).padEnd(36)}${columns.map(([rows, ms]) => ` ${cell(rows, 17)} ${cell(ms, 7)}`).join('')}${delta}`)
   }
 }
 
@@ -123,7 +131,8 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
   const days = daysSince(nights[0], last) + 1
   console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
   console.log(`last night (${last.date}): wall ${secs(last.ms)}, CPU ${secs(last.cpuMs)}, peak RSS ${gib(last.maxRssBytes)}`)
-  printSteps(last)
+  // the steps of the last night beside those of the 10th: which of them grow with the days
+  printSteps(last, nights.length > 10 ? nights[10] : undefined)
   const target = TARGET[scale as keyof typeof TARGET]
   if (target) {
     const ok = last.ms <= target.ms && last.maxRssBytes <= target.rssBytes

@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { DERIVED_VIEWS } from '../pipeline/snapshot-sql.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { createServices, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv, type ServerConfig } from '../server/config.ts'
@@ -135,13 +136,15 @@ export async function request(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 
-/** A DuckDB `query` helper over one snapshot folder: one view per Parquet file, named after it. */
+/** A DuckDB `query` helper over one snapshot folder: one view per Parquet file, named after it, and the derived views
+ * of `npm run sql` (score_history_daily). */
 export async function snapshotQuery(snapshotDir: string): Promise<TestEnv['query']> {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   for (const file of fs.readdirSync(snapshotDir).filter((f) => f.endsWith('.parquet'))) {
     await conn.run(`CREATE VIEW ${file.replace('.parquet', '')} AS SELECT * FROM read_parquet('${path.join(snapshotDir, file)}')`)
   }
+  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) await conn.run(`CREATE VIEW ${view} AS ${sql}`)
   return (sql) => rows(conn, sql)
 }
 

@@ -10,7 +10,7 @@ const OP = 'get_platform_scores_diff'
 
 ScoresDiff('compat :: the original API name answers exactly what get_score_diff answers', async () => {
   const { get, query } = await scored()
-  const ids = await query(`SELECT DISTINCT platform_id::VARCHAR AS id FROM score_history ORDER BY 1 LIMIT 15`)
+  const ids = await query(`SELECT DISTINCT platform_id::VARCHAR AS id FROM score_history_daily ORDER BY 1 LIMIT 15`)
   for (const { id } of ids) {
     const res = await get(OP, { platform_id: id })
     assert.equal(res.body, (await get('get_score_diff', { platform_id: id })).body, id)

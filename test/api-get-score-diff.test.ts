@@ -17,7 +17,7 @@ async function expectedWindow(id: string, days: number) {
     SELECT strftime(min(date), '%Y-%m-%d') AS date,
            CASE WHEN count(*) < 2 THEN 0
                 ELSE round(arg_max(platform_score, date) - arg_min(platform_score, date), 2) END::DOUBLE AS diff
-    FROM score_history
+    FROM score_history_daily
     WHERE platform_id = '${id}'::UBIGINT AND date > DATE '${today}' - ${days} AND date <= DATE '${today}'`)
   const diff = row.diff + 0
   return { date: row.date, diff, diff_str: signed(diff) }
@@ -41,7 +41,7 @@ Diff('happy :: today is the UTC date; week and month windows by SQL', async () =
 
 Diff('diff :: many accounts by SQL; diff_str is +N.NN, -N.NN or 0 and never -0', async () => {
   const { get, query } = await scored()
-  const ids = await query(`SELECT DISTINCT platform_id::VARCHAR AS id FROM score_history ORDER BY 1 LIMIT 40`)
+  const ids = await query(`SELECT DISTINCT platform_id::VARCHAR AS id FROM score_history_daily ORDER BY 1 LIMIT 40`)
   const seen = new Set<string>()
   for (const { id } of ids) {
     const { body } = await get(OP, { platform_id: id })
@@ -59,7 +59,7 @@ Diff('unscored :: no stored score in the window gives date null and diff 0', asy
   const { get, query } = await scored()
   const [outsider] = await query(`
     SELECT platform_id::VARCHAR AS id FROM accounts a
-    WHERE NOT EXISTS (SELECT 1 FROM score_history h WHERE h.account_idx = a.account_idx) ORDER BY platform_id LIMIT 1`)
+    WHERE NOT EXISTS (SELECT 1 FROM score_history_daily h WHERE h.account_idx = a.account_idx) ORDER BY platform_id LIMIT 1`)
   assert.ok(outsider, 'the scored snapshot needs a never-scored account')
   const res = await get(OP, { platform_id: outsider.id })
   const empty = { date: null, diff: 0, diff_str: '0' }

@@ -9,12 +9,13 @@ import { setup } from './_setup.ts'
 const History = suite('get_score_history')
 const OP = 'get_score_history'
 
-/** Stored scores of the last `days` days including today (UTC), newest first, by SQL over score_history.parquet. */
+/** Stored scores of the last `days` days including today (UTC), newest first, by SQL over score_history.parquet read
+ * over the scored dates (score_history_daily). */
 async function expected(id: string, days: number | null) {
   const { query, today } = await scored()
   const window = days === null ? 'true' : `date > DATE '${today}' - ${days} AND date <= DATE '${today}'`
   return query(`
-    SELECT strftime(date, '%Y-%m-%d') AS date, platform_score, rank FROM score_history
+    SELECT strftime(date, '%Y-%m-%d') AS date, platform_score, rank FROM score_history_daily
     WHERE platform_id = '${id}'::UBIGINT AND ${window} ORDER BY date DESC`)
 }
 
@@ -58,7 +59,7 @@ History('period :: every value, case-insensitive; unknown values fall back to 30
 History('gaps :: days without a stored score (score 0 that day) are skipped', async () => {
   const { get, query } = await scored()
   const [gappy] = await query(`
-    SELECT platform_id::VARCHAR AS id FROM score_history GROUP BY platform_id
+    SELECT platform_id::VARCHAR AS id FROM score_history_daily GROUP BY platform_id
     HAVING count(*) BETWEEN 2 AND ${BACKFILL_DAYS} ORDER BY platform_id LIMIT 1`)
   assert.ok(gappy, 'the scored snapshot needs an account scored on only some days')
   const res = await get(OP, { platform_id: gappy.id, period: 'all' })
@@ -71,7 +72,7 @@ History('unscored :: an account never scored above 0 has an empty list and total
   const { get, query } = await scored()
   const ids = await query(`
     SELECT platform_id::VARCHAR AS id FROM accounts a
-    WHERE platform_score = 0 AND NOT EXISTS (SELECT 1 FROM score_history h WHERE h.account_idx = a.account_idx)
+    WHERE platform_score = 0 AND NOT EXISTS (SELECT 1 FROM score_history_daily h WHERE h.account_idx = a.account_idx)
     ORDER BY platform_id LIMIT 2`)
   assert.ok(ids.length > 0, 'the scored snapshot needs a never-scored account')
   for (const { id } of ids) {

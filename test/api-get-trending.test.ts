@@ -57,8 +57,8 @@ Trending('growth :: score growth is today’s stored score minus the one `days` 
     const growth = await query(`
       SELECT id::VARCHAR AS platform_id, diff FROM (
         SELECT n.platform_id AS id, round(n.platform_score - coalesce(o.platform_score, 0), 2) AS diff
-        FROM score_history n
-        LEFT JOIN score_history o ON o.account_idx = n.account_idx AND o.date = DATE '${today}' - ${days}
+        FROM score_history_daily n
+        LEFT JOIN score_history_daily o ON o.account_idx = n.account_idx AND o.date = DATE '${today}' - ${days}
         WHERE n.date = DATE '${today}')
       WHERE diff > 0 ORDER BY diff DESC, id LIMIT 1000`)
     const rows = await all({ days, by: 'score' })

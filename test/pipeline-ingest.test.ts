@@ -227,6 +227,7 @@ const broken: [string, string][] = [
     `update ${mart} set account_idx = (select account_idx from ${mart} where rowid = 0),
        date = (select date from ${mart} where rowid = 0) where rowid = 1`,
   ]),
+  ['sort_orders', `insert into score_dates select * from score_dates`],
 ]
 
 Audits('audits :: each audit fails on the breakage it guards against, and passes on the clean models', async () => {

@@ -112,7 +112,7 @@ History('history :: backfill scores earlier dates from the scans as of each date
   }
 })
 
-History('history :: the state keeps a row only when a score or rank changes; score_history spreads it over the scored dates', async () => {
+History('history :: the state and score_history keep a row only when a score or rank changes, read over the scored dates', async () => {
   const snapshots = tempDir('history-sparse')
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
   const [{ repeated, rows, dense }] = await queryState(snapshots, `
@@ -125,10 +125,50 @@ History('history :: the state keeps a row only when a score or rank changes; sco
     from h`)
   assert.is(repeated, '0')
   assert.ok(Number(rows) < Number(dense), `${rows} rows, ${dense} account-dates`)
-  for (const date of await scoredDates(snapshots)) {
-    const mart = await readParquet(path.join(dir, 'score_history.parquet'),
-      `select platform_id, platform_score, rank from t where date = DATE '${date}' order by platform_id`)
-    assert.equal(mart, await historyOf(snapshots, date), date)
+  const dates = await scoredDates(snapshots)
+  const file = path.join(dir, 'score_history.parquet')
+  assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
+  const [mart] = await readParquet(file, `
+    with h as (
+      select *, lag(platform_score) over w as s0, lag(rank) over w as r0, lag(date) over w as d0
+      from t window w as (partition by platform_id order by date))
+    select count(*) filter (where d0 is not null and s0 = platform_score and r0 is not distinct from rank) as repeated,
+      count(*) filter (where date::varchar not in (${dates.map((d) => `'${d}'`).join(', ')})) as unscored,
+      count(*) as rows
+    from h`)
+  assert.equal([mart.repeated, mart.unscored], ['0', '0'])
+  assert.ok(Number(mart.rows) < Number(dense), `${mart.rows} rows, ${dense} account-dates`)
+  for (const date of dates) {
+    const scores = await readParquet(file, `
+      select platform_id, platform_score, rank from (
+        select * from t where date <= DATE '${date}'
+        qualify row_number() over (partition by platform_id order by date desc) = 1)
+      where platform_score > 0 order by platform_id`)
+    assert.equal(scores, await historyOf(snapshots, date), date)
+  }
+})
+
+History('history :: score_history covers the 365 days up to the build date, its first scored date holding the scores of then', async () => {
+  const snapshots = tempDir('history-window')
+  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  // 11-15..11-18 move before the window and 11-19 onto its first day (2025-11-23): the first scored date of the
+  // window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
+  await queryState(snapshots, `
+    update st.score_history set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
+    update st.score_dates set score_date = score_date - 361 where score_date <= DATE '2026-11-19';`, true)
+  const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
+  const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-23')
+  assert.equal(dates, ['2025-11-23', '2026-11-20', '2026-11-21', '2026-11-22'])
+  assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
+  const file = path.join(dir, 'score_history.parquet')
+  assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
+  for (const date of dates) {
+    const scores = await readParquet(file, `
+      select platform_id, platform_score, rank from (
+        select * from t where date <= DATE '${date}'
+        qualify row_number() over (partition by platform_id order by date desc) = 1)
+      where platform_score > 0 order by platform_id`)
+    assert.equal(scores, await historyOf(snapshots, date), date)
   }
 })
 

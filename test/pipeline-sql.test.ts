@@ -1,7 +1,7 @@
 /**
  * Analyst access: every example query of docs/snapshot.md and every `npm run sql -- "..."` line of the README runs
  * over a fixture snapshot and returns rows, and
- * `npm run sql` prints a table with one view per snapshot file.
+ * `npm run sql` prints a table with one view per snapshot file and the views derived from them.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { openSnapshotSql } from '../pipeline/snapshot-sql.ts'
+import { DERIVED_VIEWS, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
 import { BUILD_DATE, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
 
 const snapshotsDir = tempDir('sql-snapshots')
@@ -44,7 +44,23 @@ for (const [i, query] of examples.entries()) {
   })
 }
 
-Sql('sql :: npm run sql prints a table over one view per snapshot file', async () => {
+Sql('sql :: score_history_daily holds every scored date; on the build date, the scores > 0 of accounts.parquet', async () => {
+  await built
+  const snapshot = await openSnapshotSql(snapshotsDir)
+  try {
+    const dates = await snapshot.query(`select distinct date::varchar from score_history_daily order by 1`)
+    const scored = await snapshot.query(`select date::varchar from score_dates order by 1`)
+    assert.equal(dates.rows, scored.rows)
+    assert.is(scored.rows.length, 8)
+    const today = `select account_idx, platform_score, rank from score_history_daily where date = DATE '${BUILD_DATE}' order by 1`
+    const accounts = `select account_idx, platform_score, rank from accounts where platform_score > 0 order by 1`
+    assert.equal((await snapshot.query(today)).rows, (await snapshot.query(accounts)).rows)
+  } finally {
+    snapshot.close()
+  }
+})
+
+Sql('sql :: npm run sql prints a table over one view per snapshot file and the derived views', async () => {
   await built
   const cli = spawnSync(
     process.execPath,
@@ -54,8 +70,9 @@ Sql('sql :: npm run sql prints a table over one view per snapshot file', async (
   assert.is(cli.status, 0, cli.stderr)
   const lines = cli.stdout.trim().split('\n')
   assert.is(lines[0].trim(), 'view_name')
-  assert.equal(lines.slice(2, -1).map((l) => l.trim()), [...MARTS].sort())
-  assert.is(lines.at(-1), `(${MARTS.length} rows)`)
+  const views = [...MARTS, ...Object.keys(DERIVED_VIEWS)].sort()
+  assert.equal(lines.slice(2, -1).map((l) => l.trim()), views)
+  assert.is(lines.at(-1), `(${views.length} rows)`)
 })
 
 Sql.run()

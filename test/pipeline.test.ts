@@ -308,12 +308,13 @@ Extra('smart_mentions :: the mentions whose author is smart', async () => {
   ])
 })
 
-Extra('score_history :: this build\'s scores > 0 when no earlier history exists', async () => {
+Extra('score_history :: this build\'s scores > 0 when no earlier history exists; the build date is the scored date', async () => {
   const scored = (await rows('accounts')).filter((a) => (a.platform_score as number) > 0)
   assert.equal(
     (await rows('score_history')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
     scored.map((a) => [a.account_idx, BUILD_DATE, a.platform_score, a.rank]),
   )
+  assert.equal((await rows('score_dates')).map((r) => r.date), [BUILD_DATE])
 })
 
 Extra('score_changes :: the 20 largest moves of a window; score_explanations counts all of them', async () => {
@@ -376,6 +377,7 @@ const SCHEMAS: Record<string, string> = {
   'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
   'tweets.parquet': 'tweet_idx INTEGER, tweet_id UBIGINT, author_id UBIGINT, author_idx INTEGER, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
   'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
+  'score_dates.parquet': 'date DATE',
   'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',

@@ -1,7 +1,7 @@
 /** GET /api/v1/get_score_diff — score change over the trailing 7 and 30 days (UTC, as of the request). */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { diffBody } from '../queries/daily-series.ts'
+import { scoreDiffBody } from '../queries/daily-series.ts'
 import { date, nullable, number, object, string } from '../openapi/schema.ts'
 
 const windowSchema = object({
@@ -20,7 +20,6 @@ export default defineOperation({
   // `today` is as fresh as get_followers_diff's
   cache: 'followers_diff',
   handle({ query, snapshot, now }) {
-    const history = snapshot.scoreHistory
-    return diffBody(history, history.platformScore, resolveAccount(snapshot, query, 'fallback'), now, 2)
+    return scoreDiffBody(snapshot.scoreHistory, resolveAccount(snapshot, query, 'fallback'), now)
   },
 })

@@ -2,7 +2,7 @@
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
-import { dayRows } from '../queries/daily-series.ts'
+import { scoreDays } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
@@ -20,16 +20,13 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const history = snapshot.scoreHistory
-    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
     const total = day.length
     const { start, end } = pageRange(request, total)
-    const scores = history.platformScore.read(first + start, first + end)
-    const ranks = history.rank.read(first + start, first + end)
     const rows = []
     for (let i = start; i < end; i++) {
-      rows.push({ date: formatDay(day[i]), platform_score: scores[i - start], rank: ranks[i - start] || null })
+      rows.push({ date: formatDay(day[i]), platform_score: platformScore[i], rank: rank[i] || null })
     }
     return pagedBody(request, total, 'score_history', rows)
   },

@@ -1,9 +1,11 @@
 /**
- * Daily series stored newest day first per account (follower counts, scores): the `period` window of the history
- * operations and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time).
+ * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
+ * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
+ * row per scanned day; scores one row per change, read over the scored dates.
  *
- * @example const { first, day } = dayRows(snapshot.scoreHistory, idx, today, 30)
- * @example return diffBody(snapshot.scoreHistory, snapshot.scoreHistory.platformScore, idx, now, 2) // { success, today, week, month }
+ * @example const { first, day } = dayRows(snapshot.followersCountHistory, idx, today, 30)
+ * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
+ * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { DiskColumn } from '../snapshot/serving-files.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
@@ -12,6 +14,56 @@ import { formatDay, utcDay } from '../params/dates.ts'
 export interface DailySeries {
   offsets: Int32Array
   day: DiskColumn<'u16'>
+}
+
+/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
+export interface ScoreSeries extends DailySeries {
+  platformScore: DiskColumn<'f64'>
+  /** 0 for NULL */
+  rank: DiskColumn<'i32'>
+  /** the scored dates, newest first */
+  dates: Uint16Array
+}
+
+/** An account's scores on scored dates, newest first: `day[i]` has `platformScore[i]` and `rank[i]` (0 for NULL). */
+export interface ScoreDays {
+  day: Uint16Array
+  platformScore: Float64Array
+  rank: Int32Array
+}
+
+/**
+ * The scores of account `idx` on the scored dates from today back to `days - 1` days before (any date after today
+ * skipped), newest first; dates on which it had no score, or a score of 0, are skipped.
+ */
+export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number): ScoreDays {
+  const oldest = today - days + 1
+  const dates = history.dates.filter((d) => d <= today && d >= oldest)
+  const start = history.offsets[idx]
+  const changed = history.day.read(start, history.offsets[idx + 1])
+  // the rows that hold the window's scores: from the newest on or before today to the newest on or before `oldest`
+  let from = 0
+  while (from < changed.length && changed[from] > today) from++
+  let to = from
+  while (to < changed.length && changed[to] > oldest) to++
+  to = Math.min(to + 1, changed.length)
+  const scores = history.platformScore.read(start + from, start + to)
+  const ranks = history.rank.read(start + from, start + to)
+  const n = dates.length
+  const out = { day: new Uint16Array(n), platformScore: new Float64Array(n), rank: new Int32Array(n) }
+  let kept = 0
+  let row = from
+  for (const date of dates) {
+    while (row < to && changed[row] > date) row++
+    if (row === to) break
+    if (scores[row - from] > 0) {
+      out.day[kept] = date
+      out.platformScore[kept] = scores[row - from]
+      out.rank[kept] = ranks[row - from]
+      kept++
+    }
+  }
+  return { day: out.day.subarray(0, kept), platformScore: out.platformScore.subarray(0, kept), rank: out.rank.subarray(0, kept) }
 }
 
 /**
@@ -42,7 +94,18 @@ function rowsSince(day: Uint16Array, oldest: number): number {
 export function diffBody(series: DailySeries, values: DiskColumn<'u32' | 'f64'>, idx: number, now: Date, decimals: number) {
   const today = utcDay(now)
   const { first, day } = dayRows(series, idx, today, 30)
-  const read = values.read(first, first + day.length)
+  return windowsBody(day, values.read(first, first + day.length), today, decimals)
+}
+
+/** diffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */
+export function scoreDiffBody(history: ScoreSeries, idx: number, now: Date) {
+  const today = utcDay(now)
+  const { day, platformScore } = scoreDays(history, idx, today, 30)
+  return windowsBody(day, platformScore, today, 2)
+}
+
+/** The diff body of a month's values `read` dated `day` (newest first). */
+function windowsBody(day: Uint16Array, read: ArrayLike<number | bigint>, today: number, decimals: number) {
   const scale = 10 ** decimals
   // the week's rows are leading rows of the month's
   const [week, month] = [7, 30].map((days) => {

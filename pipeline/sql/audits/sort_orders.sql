@@ -59,6 +59,9 @@ select 'score_history', rowid from (
   from score_history)
 where before_idx > account_idx or (before_idx = account_idx and before_date <= date)
 union all
+select 'score_dates', rowid from (select rowid, date, lag(date) over (order by rowid) as before_date from score_dates)
+where before_date <= date
+union all
 select 'trending', rowid from (
   select rowid, rank, row_number() over (order by days, metric, growth desc, platform_id) - 1 as expected,
     row_number() over (partition by days, metric order by growth desc, platform_id) as expected_rank

@@ -1,43 +1,58 @@
--- score_history.parquet — grain: one row per (account with a score > 0 that day, scored date) for the 365 days up to
--- the build date: the sparse history of earlier dates (stg_score_history: a row per change) spread over the scored
--- dates, plus this build's scores.
--- columns: account_idx, platform_id, date, platform_score, rank
+-- score_history.parquet — grain: one row per (account, scored date on which its score or rank changed) within the
+-- 365 days up to the build date; the scored dates are score_dates.parquet. An account's score on a scored date is
+-- its last row on or before that date (none: no score); a row with platform_score 0 (rank NULL) ends a score. The
+-- window's first scored date holds every account's score as of that date.
+-- Sources: stg_score_history (the state's rows, each already a change from the row before it, then a backfill's
+-- rows, one per account and date) and this build's scores. Only the rows from the first date this build scored
+-- (`fresh`: this build's date, or the first backfilled one) are compared with the row before them, so a night reads
+-- the state's year of changes once, without sorting it per account.
+-- columns: account_idx, platform_id, date, platform_score, rank (NULL when platform_score is 0)
 -- sort: account_idx, date desc
 create or replace table score_history as
-with window_start as (select getvariable('build_date') - 364 as first),
+with bounds as (
+  select (select min(date) from score_dates) as first,
+    (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows) as fresh
+),
+stored as (
+  select platform_id, score_date, platform_score, if(platform_score > 0, rank, null) as rank from stg_score_history
+  union all
+  select platform_id, getvariable('build_date'), platform_score, if(platform_score > 0, rank, null) from int_scores
+),
+-- per account: its score as of the first scored date, and the row before its first fresh row after that date
+anchors as (
+  select platform_id,
+    arg_max({'platform_score': platform_score, 'rank': rank}, score_date)
+      filter (where score_date <= first) as at_first,
+    arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as before_fresh
+  from stored, bounds
+  where score_date <= first or score_date < fresh
+  group by platform_id
+),
+-- the fresh rows after the first date, each marked with the score and rank of the row before it
+fresh as (
+  select platform_id, score_date, platform_score, rank,
+    lag(platform_score) over w as before_score, lag(rank) over w as before_rank, row_number() over w = 1 as leads
+  from stored, bounds
+  where score_date >= fresh and score_date > first
+  window w as (partition by platform_id order by score_date)
+),
 changes as (
-  -- the changes within the window, and each account's last change before it (its score on the window's first day)
-  select platform_id, score_date, platform_score, rank from stg_score_history, window_start
-  where score_date >= first
+  select platform_id, first as score_date, at_first.platform_score, at_first.rank
+  from anchors, bounds
+  where at_first.platform_score > 0
   union all
-  select platform_id, score_date, last.platform_score, last.rank
-  from (
-    select platform_id, max(score_date) as score_date,
-      arg_max({'platform_score': platform_score, 'rank': rank}, score_date) as last
-    from stg_score_history, window_start
-    where score_date < first
-    group by platform_id
-  )
+  select platform_id, score_date, platform_score, rank
+  from stored, bounds
+  where score_date > first and score_date < fresh
   union all
-  select platform_id, getvariable('build_date'), platform_score, rank from int_scores
-),
-spans as (
-  select *, lead(score_date) over (partition by platform_id order by score_date) as until from changes
-),
--- every day of a span with a score, from the window's first day; scored dates only (a gap day has no scores)
-days as (
-  select platform_id, platform_score, rank,
-    unnest(range(greatest(score_date, first), coalesce(until, getvariable('build_date') + 1), interval 1 day))::date as date
-  from spans, window_start
-  where platform_score > 0 and (until is null or until > first)
-),
-dates as (
-  select score_date as date from stg_score_history_dates, window_start where score_date >= first
-  union all
-  select getvariable('build_date')
+  select f.platform_id, f.score_date, f.platform_score, f.rank
+  from fresh f
+  left join anchors a on a.platform_id = f.platform_id
+  where not (
+    if(f.leads, coalesce(a.before_fresh.platform_score, 0), f.before_score) = f.platform_score
+    and if(f.leads, a.before_fresh.rank, f.before_rank) is not distinct from f.rank)
 )
-select a.account_idx, d.platform_id, d.date, d.platform_score, d.rank
-from days d
-semi join dates s on s.date = d.date
-join int_accounts a on a.platform_id = d.platform_id
-order by a.account_idx, d.date desc;
+select a.account_idx, c.platform_id, c.score_date as date, c.platform_score, c.rank
+from changes c
+join int_accounts a on a.platform_id = c.platform_id
+order by a.account_idx, date desc;
