@@ -137,14 +137,7 @@ const nextRequestId = requestIds()
 function pinRequest(operation: Operation, options: AppOptions): Middleware {
   return (event) => {
     const snapshot = options.snapshots.current
-    const call: Call = {
-      requestId: nextRequestId(),
-      operation: operation.name,
-      started: performance.now(),
-      outcome: 'ok',
-      snapshot,
-      admission: null,
-    }
+    const call: Call = { requestId: nextRequestId(), operation: operation.name, started: performance.now(), outcome: 'ok', snapshot, admission: null }
     event.context.call = call
     const headers = event.res.headers
     headers.set('content-type', JSON_TYPE)
@@ -173,12 +166,7 @@ function admit(access: AccessControl | undefined, bucket: string): Middleware {
  * stored. A cache outage degrades to uncached answers; the answer never waits for the cache write.
  */
 function cache(operation: Operation, options: AppOptions): Middleware {
-  const ttl =
-    operation.cache === 'never'
-      ? 0
-      : operation.cache === 'followers_diff'
-        ? options.cacheTtlFollowersDiffSeconds
-        : options.cacheTtlSeconds
+  const ttl = { never: 0, followers_diff: options.cacheTtlFollowersDiffSeconds, default: options.cacheTtlSeconds }[operation.cache]
   const store = options.cache
   const lookup = options.lookups?.forOperation(operation)
   return async (event, next) => {

@@ -7,7 +7,6 @@ import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.t
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
-import type { SmartFollowsItem } from '../snapshot/load.ts'
 
 /** Order of the values in the spec's failure message. */
 export const SMART_FOLLOWS_BY = ['score', 'followers', 'alpha'] as const
@@ -72,12 +71,8 @@ export default defineOperation({
     const total = ordered.length
     const { start, end } = pageRange(request, total)
     const rows = []
-    for (let p = start; p < end; p++) rows.push(present(ordered[ascending ? total - 1 - p : p]))
+    for (let p = start; p < end; p++) rows.push(ordered[ascending ? total - 1 - p : p])
     return pagedBody(request, total, 'data', rows, { days, bucket })
   },
 })
 
-/** The spec's item fields (the stored `new_alpha_followers` is not one of them). */
-function present({ new_alpha_followers: _, ...item }: SmartFollowsItem) {
-  return item
-}

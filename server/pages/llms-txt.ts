@@ -7,26 +7,11 @@
  * @example llmsTxt(buildOpenApi(operations), { exampleUsername: 'alice' })
  */
 
-type Schema = {
-  type?: string | string[]
-  enum?: unknown[]
-  const?: unknown
-  default?: unknown
-  examples?: unknown[]
-  minimum?: number
-  maximum?: number
-  items?: Schema
-  properties?: Record<string, Schema>
-  anyOf?: Schema[]
-  $ref?: string
+type Schema = { type?: string | string[]; enum?: unknown[]; const?: unknown; default?: unknown; examples?: unknown[] } & {
+  minimum?: number; maximum?: number; items?: Schema; properties?: Record<string, Schema>; anyOf?: Schema[]; $ref?: string
 }
 type Parameter = { name: string; description: string; required: boolean; schema: Schema }
-type Get = {
-  operationId: string
-  summary: string
-  description?: string
-  tags: string[]
-  deprecated?: boolean
+type Get = { operationId: string; summary: string; description?: string; tags: string[]; deprecated?: boolean } & {
   parameters: Parameter[]
   responses: Record<string, { content?: { 'application/json': { schema: Schema } } }>
 }

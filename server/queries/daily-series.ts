@@ -25,45 +25,29 @@ export interface ScoreSeries extends DailySeries {
   dates: Uint16Array
 }
 
-/** An account's scores on scored dates, newest first: `day[i]` has `platformScore[i]` and `rank[i]` (0 for NULL). */
-export interface ScoreDays {
-  day: Uint16Array
-  platformScore: Float64Array
-  rank: Int32Array
-}
-
 /**
  * The scores of account `idx` on the scored dates from today back to `days - 1` days before (any date after today
- * skipped), newest first; dates on which it had no score, or a score of 0, are skipped.
+ * skipped), newest first: `day[i]` has `platformScore[i]` and `rank[i]` (0 for NULL); dates on which it had no score,
+ * or a score of 0, are skipped.
  */
-export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number): ScoreDays {
-  const oldest = today - days + 1
-  const dates = history.dates.filter((d) => d <= today && d >= oldest)
-  const start = history.offsets[idx]
-  const changed = history.day.read(start, history.offsets[idx + 1])
-  // the rows that hold the window's scores: from the newest on or before today to the newest on or before `oldest`
-  let from = 0
-  while (from < changed.length && changed[from] > today) from++
-  let to = from
-  while (to < changed.length && changed[to] > oldest) to++
-  to = Math.min(to + 1, changed.length)
-  const scores = history.platformScore.read(start + from, start + to)
-  const ranks = history.rank.read(start + from, start + to)
-  const n = dates.length
-  const out = { day: new Uint16Array(n), platformScore: new Float64Array(n), rank: new Int32Array(n) }
-  let kept = 0
-  let row = from
-  for (const date of dates) {
-    while (row < to && changed[row] > date) row++
-    if (row === to) break
-    if (scores[row - from] > 0) {
-      out.day[kept] = date
-      out.platformScore[kept] = scores[row - from]
-      out.rank[kept] = ranks[row - from]
-      kept++
+export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
+  const [start, end] = [history.offsets[idx], history.offsets[idx + 1]]
+  // an account's change rows (newest first): a scored date's score is the newest row on or before it
+  const [changed, scores, ranks] = [history.day.read(start, end), history.platformScore.read(start, end), history.rank.read(start, end)]
+  const out = { day: [] as number[], platformScore: [] as number[], rank: [] as number[] }
+  let row = 0
+  for (const date of history.dates) {
+    if (date > today) continue
+    if (date <= today - days) break
+    while (row < changed.length && changed[row] > date) row++
+    if (row === changed.length) break
+    if (scores[row] > 0) {
+      out.day.push(date)
+      out.platformScore.push(scores[row])
+      out.rank.push(ranks[row])
     }
   }
-  return { day: out.day.subarray(0, kept), platformScore: out.platformScore.subarray(0, kept), rank: out.rank.subarray(0, kept) }
+  return out
 }
 
 /**
@@ -80,7 +64,7 @@ export function dayRows(series: DailySeries, idx: number, today: number, days: n
 }
 
 /** How many leading days (newest first) are `oldest` or later. */
-function rowsSince(day: Uint16Array, oldest: number): number {
+function rowsSince(day: ArrayLike<number>, oldest: number): number {
   let n = 0
   while (n < day.length && day[n] >= oldest) n++
   return n
@@ -105,7 +89,7 @@ export function scoreDiffBody(history: ScoreSeries, idx: number, now: Date) {
 }
 
 /** The diff body of a month's values `read` dated `day` (newest first). */
-function windowsBody(day: Uint16Array, read: ArrayLike<number | bigint>, today: number, decimals: number) {
+function windowsBody(day: ArrayLike<number>, read: ArrayLike<number | bigint>, today: number, decimals: number) {
   const scale = 10 ** decimals
   // the week's rows are leading rows of the month's
   const [week, month] = [7, 30].map((days) => {

@@ -33,37 +33,12 @@ export interface Tag extends Reference {
   tagCategoryId: number
 }
 
-interface TopAlphaFollower {
-  name: string
-  username: string
-  image: string
-  score: number
-  verified: boolean
-}
-
-export interface SmartFollowsItem {
-  platform_id: string
-  username: string
-  name: string
-  description: string
-  profile_url: string
-  profile_image: string
-  blue_verified: boolean
-  platform_score: number
-  platform_score_diff: number
-  current_followers: number
-  followers_diff: number
-  total_alpha_followers: number
-  new_alpha_followers: number
-  new_alpha_followers_diff: number
-  top_alpha_followers: TopAlphaFollower[]
-}
-
-/** One ranked list of smart_follows.parquet: items in rank order plus the two other orders as positions. */
+/** One ranked list of smart_follows.parquet: its items (the spec's fields, in its order) in rank order and by the
+ * two other orders. */
 interface SmartFollowsList {
-  byRank: SmartFollowsItem[]
-  byScore: SmartFollowsItem[]
-  byFollowers: SmartFollowsItem[]
+  byRank: object[]
+  byScore: object[]
+  byFollowers: object[]
 }
 
 interface Manifest {
@@ -315,18 +290,21 @@ function smartFollowsLists(rows: Record<string, unknown>[]): Map<string, SmartFo
     const key = `${row.days}:${row.bucket}`
     let list = lists.get(key)
     if (!list) lists.set(key, (list = { byRank: [], byScore: [], byFollowers: [] }))
-    const { days: _d, bucket: _b, pos_by_score, pos_by_followers, ...item } = row
-    const typed = item as unknown as SmartFollowsItem
-    typed.top_alpha_followers = (typed.top_alpha_followers ?? []).map((f) => ({
-      name: f.name ?? '',
-      username: f.username ?? '',
-      image: f.image ?? '',
-      score: f.score ?? 0,
-      verified: Boolean(f.verified),
-    }))
-    list.byRank.push(typed)
-    list.byScore[pos_by_score as number] = typed
-    list.byFollowers[pos_by_followers as number] = typed
+    // the stored new_alpha_followers is not one of the spec's fields
+    const { days: _d, bucket: _b, pos_by_score, pos_by_followers, new_alpha_followers: _n, top_alpha_followers, ...fields } = row
+    const item = {
+      ...fields,
+      top_alpha_followers: ((top_alpha_followers ?? []) as Record<string, unknown>[]).map((f) => ({
+        name: f.name ?? '',
+        username: f.username ?? '',
+        image: f.image ?? '',
+        score: f.score ?? 0,
+        verified: Boolean(f.verified),
+      })),
+    }
+    list.byRank.push(item)
+    list.byScore[pos_by_score as number] = item
+    list.byFollowers[pos_by_followers as number] = item
   }
   return lists
 }
