@@ -19,6 +19,8 @@ export interface RawFile {
   parses?: Record<string, string>
   /** numeric columns' allowed values, bounds included; a DOUBLE column must also be finite (no NaN, no ±inf) */
   ranges?: Record<string, Range>
+  /** columns whose every value is a key of another file of the folder: column → [file, its key column] */
+  references?: Record<string, [string, string]>
 }
 
 export interface Range {
@@ -61,13 +63,24 @@ export const RAW_FILES: RawFile[] = [
   },
   { file: 'categories.parquet', key: ['category_id'], columns: { category_id: 'INTEGER', name: 'VARCHAR' } },
   { file: 'tag_categories.parquet', key: ['tag_category_id'], columns: { tag_category_id: 'INTEGER', name: 'VARCHAR' } },
-  { file: 'tags.parquet', key: ['tag_id'], columns: { tag_id: 'INTEGER', name: 'VARCHAR', tag_category_id: 'INTEGER' } },
+  {
+    file: 'tags.parquet',
+    key: ['tag_id'],
+    references: { tag_category_id: ['tag_categories.parquet', 'tag_category_id'] },
+    columns: { tag_id: 'INTEGER', name: 'VARCHAR', tag_category_id: 'INTEGER' },
+  },
   {
     file: 'account_categories.parquet',
     key: ['account_id', 'category_id'],
+    references: { category_id: ['categories.parquet', 'category_id'] },
     columns: { account_id: 'UBIGINT', category_id: 'INTEGER' },
   },
-  { file: 'account_tags.parquet', key: ['account_id', 'tag_id'], columns: { account_id: 'UBIGINT', tag_id: 'INTEGER' } },
+  {
+    file: 'account_tags.parquet',
+    key: ['account_id', 'tag_id'],
+    references: { tag_id: ['tags.parquet', 'tag_id'] },
+    columns: { account_id: 'UBIGINT', tag_id: 'INTEGER' },
+  },
   {
     file: 'follow_scans.parquet',
     key: ['account_id', 'scan_date'],

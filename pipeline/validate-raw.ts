@@ -178,6 +178,25 @@ async function checkRows(conn: DuckDBConnection, spec: RawFile, file: string, na
   if (bad) throw new RawInputError(name, String(bad.reason), Number(bad.file_row_number) + 1)
 }
 
+/** Every label id of the folder's label files is defined by its reference table (RawFile.references): else file, row and id. */
+async function checkReferences(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
+  const file = (name: string) => sqlString(path.join(folder.dir, name))
+  for (const spec of RAW_FILES) {
+    for (const [column, [target, key]] of Object.entries(spec.references ?? {})) {
+      const [bad] = await queryRows(
+        conn,
+        `select r.file_row_number, r.${column}::varchar as id
+         from read_parquet(${file(spec.file)}, file_row_number = true) r
+         anti join read_parquet(${file(target)}) t on t.${key} = r.${column}
+         order by r.file_row_number limit 1`,
+      )
+      if (bad) {
+        throw new RawInputError(`${folder.prefix}${spec.file}`, `unknown ${column} ${bad.id} (not in ${target})`, Number(bad.file_row_number) + 1)
+      }
+    }
+  }
+}
+
 /** Every scan (up to `until`) is of an account of the folder's accounts: else file, row and account_id. */
 async function checkScannedAccounts(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
   const file = (name: string) => sqlString(path.join(folder.dir, name))
@@ -229,6 +248,7 @@ export async function validateRaw(connect: () => Promise<DuckDBConnection>, fold
   const infos = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => validateFile(conn, spec, folder))
   const conn = await connect()
   try {
+    await checkReferences(conn, folder)
     await checkScannedAccounts(conn, folder)
     await checkFollowedIds(conn, folder)
   } finally {

@@ -213,6 +213,21 @@ Raw('raw :: a scan of an account that is not in accounts.parquet names the scan 
   await expectRejected(dir, { file: 'follow_scans.parquet', row: 20, reason: new RegExp(`scanned account_id ${id(13)}.*not in accounts\\.parquet`) })
 })
 
+Raw('raw :: a label id its reference table does not define names the label file, row and id', async () => {
+  // docs/raw-data.md: category and tag ids of the assignments, and tag categories of the tags, are defined
+  const cases: [string, (rows: RawRows) => void, number, RegExp][] = [
+    ['account_categories.parquet', (rows) => rows['account_categories.parquet'].push([id(5), 99]), 0, /unknown category_id 99 \(not in categories\.parquet\)/],
+    ['account_tags.parquet', (rows) => rows['account_tags.parquet'].push([id(5), 77]), 5, /unknown tag_id 77 \(not in tags\.parquet\)/],
+    ['tags.parquet', (rows) => rows['tags.parquet'].push([30, 'Solana', 9]), 4, /unknown tag_category_id 9 \(not in tag_categories\.parquet\)/],
+  ]
+  for (const [file, change, row, reason] of cases) {
+    const dir = await rawWith(change)
+    const rows = baseRaw()
+    change(rows)
+    await expectRejected(dir, { file, row: row || rows[file].length, reason })
+  }
+})
+
 /** Each audit fires on a mart broken after the models ran (the same database the build would publish). */
 const broken: [string, string][] = [
   ['not_null_ids', `update tweets set author_id = null where tweet_idx = 0`],
