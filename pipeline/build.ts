@@ -186,7 +186,8 @@ async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, 
   await runScore(conn, runStep)
   await conn.run(`insert into int_score_rows select DATE '${day}', platform_id, platform_score, rank from int_scores`)
   await commitDay(conn, {
-    date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [], rawDays: [day],
+    date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [],
+    rawDays: inputs.folders.map((f) => f.day!),
   })
   log.info('build.replayed', { day, ms: Date.now() - started })
   return infos
@@ -236,9 +237,15 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
     await seedRawDays(conn, layout.days)
     await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
   }
-  const late = layout.kind === 'daily' && !opts.rebuild ? await settleLateRawDays(conn, layout, opts.date) : { rewoundTo: null, unfolded: [] }
+  const validateDays = async (days: string[]) => {
+    if (layout.kind === 'daily') for (const day of days) await validateAll(db, inputsFor(layout, day, 'night').folders)
+  }
+  const late =
+    layout.kind === 'daily' && !opts.rebuild
+      ? await settleLateRawDays(conn, layout, opts.date, validateDays)
+      : { rewoundTo: null, unfolded: [], rebuilt: [] }
   const days = await stateDays(conn)
-  const plan = planBuild(layout, days, opts.date, opts.rebuild)
+  const plan = planBuild(layout, days, opts.date, opts.rebuild, late.rebuilt)
   if (layout.kind === 'daily' && plan.mode === 'night') {
     const gaps = gapDays(layout, days, opts.date)
     if (gaps.length > 0) log.warn('build.gap', { days: gaps, raw: layout.root, meaning: 'no raw day folder: accounts not scanned keep their state' })

@@ -19,18 +19,23 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10)
 }
 
-/** A night on the state of the day before (raw days missed since replayed first), or an import: a fold from scratch
+/** A night on the state of the day before (the days missed since replayed first), or an import: a fold from scratch
  * of every raw day (the single-folder layout, an empty state, or `rebuild`). */
 export interface Plan {
   mode: 'night' | 'import'
   replay: string[]
 }
 
-export function planBuild(layout: RawLayout, days: BuiltDay[], date: string, rebuild = false): Plan {
+/**
+ * `rebuilt`: days the state had built and a rewind removed (a late folder's); they are replayed too, with or without
+ * a folder (a gap day is folded as nothing and scored), so that no scored day goes missing.
+ */
+export function planBuild(layout: RawLayout, days: BuiltDay[], date: string, rebuild = false, rebuilt: string[] = []): Plan {
   const before = days.filter((d) => d.day < date)
   if (layout.kind === 'single' || rebuild || before.length === 0) return { mode: 'import', replay: [] }
   const last = before.at(-1)!.day
-  return { mode: 'night', replay: layout.days.filter((d) => d > last && d < date) }
+  const replay = new Set([...layout.days, ...rebuilt].filter((d) => d > last && d < date))
+  return { mode: 'night', replay: [...replay].sort() }
 }
 
 /** The days after the state's last day, up to `date`, that have no raw folder: a night builds them as gaps. */
@@ -44,17 +49,19 @@ export function gapDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[],
 
 /**
  * Folders delivered late: day folders before `date` that the state never folded although it has built a day on or
- * after them (their day was a gap), oldest first. The state can take them only by rewinding to the oldest and
- * replaying every day from there, which needs the folder of every folded day from it on — and of every folded day,
- * when no built day would be left before it (the rebuild is then an import). `missing` lists the folded days whose
- * folder is gone (deleted by retention): when it is not empty, the late folders cannot be folded.
+ * after them (their day was a gap), oldest first. The state takes them by rewinding to the oldest and replaying every
+ * built day from there, which needs a built day to remain before it (else only `--rebuild` can take them: an import
+ * scores only its own date) and the folder of every folded day from it on. `blocked` says why they cannot be folded,
+ * or is null.
  */
 export function lateRawDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[], folded: Set<string>, date: string) {
   const last = days.at(-1)?.day
   const late = layout.days.filter((d) => d < date && last !== undefined && d <= last && !folded.has(d))
-  if (late.length === 0) return { late, missing: [] }
-  const oldest = late[0]
-  const keepsADay = days.some((d) => d.day < oldest)
-  const missing = [...folded].filter((d) => (d >= oldest || !keepsADay) && !layout.days.includes(d)).sort()
-  return { late, missing }
+  if (late.length === 0) return { late, blocked: null }
+  if (!days.some((d) => d.day < late[0])) return { late, blocked: 'no built day before them to rewind to: fold them with --rebuild' }
+  const missing = [...folded].filter((d) => d >= late[0] && !layout.days.includes(d)).sort()
+  if (missing.length > 0) {
+    return { late, blocked: `the folders of days folded after them are gone: ${missing.join(', ')} (put them back and the next build rewinds and replays)` }
+  }
+  return { late, blocked: null }
 }

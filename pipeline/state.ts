@@ -138,18 +138,21 @@ export function foldedRawDaysOf(stateDir: string): Promise<Set<string>> {
 }
 
 /**
- * A state written before `raw_days` was kept has days but no folded folders: every day folder present up to its last
- * day is taken as folded (what the builds that wrote it assumed). Returns the days recorded.
+ * A state written before `raw_days` was kept has days but no folded folders: the days it holds scans or follower
+ * counts of, and every day folder present up to its last day, are taken as folded (what the builds that wrote it
+ * assumed), so that a folder pruned then still counts as folded and gone. Returns the number of days recorded.
  */
-export async function seedRawDays(conn: DuckDBConnection, folders: string[]): Promise<string[]> {
+export async function seedRawDays(conn: DuckDBConnection, folders: string[]): Promise<number> {
   const known = Number(await queryValue(conn, 'select count(*) from st.raw_days'))
   const last = await queryValue(conn, 'select max(day)::varchar from st.days')
-  if (known > 0 || last === null) return []
-  const days = folders.filter((d) => d <= String(last))
-  if (days.length === 0) return []
-  await conn.run(`insert into st.raw_days select unnest([${days.map((d) => `DATE '${d}'`).join(', ')}]), now()`)
-  log.info('state.migrated', { table: 'raw_days', days: days.length })
-  return days
+  if (known > 0 || last === null) return 0
+  const present = folders.filter((d) => d <= String(last)).map((d) => `DATE '${d}'`)
+  await conn.run(`insert into st.raw_days select day, now() from (
+    select scan_date as day from st.follow_scans union select scan_date from st.follower_counts
+    ${present.length ? `union select unnest([${present.join(', ')}])` : ''}) where day <= DATE '${last}'`)
+  const seeded = Number(await queryValue(conn, 'select count(*) from st.raw_days'))
+  log.info('state.migrated', { table: 'raw_days', days: seeded })
+  return seeded
 }
 
 /** Within a transaction: rewind the state to the end of the day before `date` (every row dated `date` or later goes). */
@@ -207,26 +210,30 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
 }
 
 /**
- * Day folders delivered after their day was built without them: the state is rewound to the oldest so that the
- * night replays it and every day after it; when a folded day after it has lost its folder (retention), the late
- * folders are kept, not folded, and named in an error line every night until an operator acts (docs/pipeline.md).
+ * Day folders delivered after their day was built without them. When the state can take them, their folders are
+ * checked (`validate`), then the state is rewound to the oldest, and the night replays every day it had built from
+ * there (`rebuilt`) plus the late folders. Otherwise they are kept, not folded, and named in an error line every
+ * night until an operator acts (docs/pipeline.md).
  */
-export async function settleLateRawDays(conn: DuckDBConnection, layout: RawLayout & { kind: 'daily' }, date: string) {
-  const { late, missing } = lateRawDays(layout, await stateDays(conn), await foldedRawDays(conn), date)
-  if (late.length === 0) return { rewoundTo: null, unfolded: [] }
-  if (missing.length === 0) {
-    await rewindTo(conn, late[0])
-    log.warn('build.late_raw_days', { days: late, action: 'rewound', rewound_to: late[0], raw: layout.root })
-    return { rewoundTo: late[0], unfolded: [] }
+export async function settleLateRawDays(
+  conn: DuckDBConnection,
+  layout: RawLayout & { kind: 'daily' },
+  date: string,
+  validate: (days: string[]) => Promise<void>,
+) {
+  const days = await stateDays(conn)
+  const { late, blocked } = lateRawDays(layout, days, await foldedRawDays(conn), date)
+  if (late.length === 0) return { rewoundTo: null, unfolded: [], rebuilt: [] }
+  if (blocked) {
+    log.error('build.late_raw_days', { days: late, action: 'kept, not folded', reason: blocked, raw: layout.root })
+    return { rewoundTo: null, unfolded: late, rebuilt: [] }
   }
-  log.error('build.late_raw_days', {
-    days: late,
-    action: 'kept, not folded',
-    reason: `the folders of days folded after them are gone: ${missing.join(', ')}`,
-    remedy: 'put those folders back (the next build rewinds and replays), or move the late folders out of the raw folder',
-    raw: layout.root,
-  })
-  return { rewoundTo: null, unfolded: late }
+  // a malformed late folder fails the build before the state moves
+  await validate(late)
+  const rebuilt = days.map((d) => d.day).filter((d) => d >= late[0] && d < date)
+  await rewindTo(conn, late[0])
+  log.warn('build.late_raw_days', { days: late, action: 'rewound', rewound_to: late[0], raw: layout.root })
+  return { rewoundTo: late[0], unfolded: [], rebuilt }
 }
 
 /**

@@ -17,22 +17,22 @@ import type { ScaleName } from './generate/scales.ts'
 import { serve } from './serve.ts'
 
 const today = new Date().toISOString().slice(0, 10)
-const settings = buildSettingsFromEnv()
-const { rawDir, snapshotsDir } = settings
 
 async function main(): Promise<void> {
+  const settings = buildSettingsFromEnv()
+  const { rawDir, snapshotsDir } = settings
   if (!fs.existsSync(rawDir)) {
     const scale = (process.env.DEMO_SCALE || 'demo') as ScaleName
     log.info('start.generate', { raw_dir: rawDir, scale, end_date: today })
     await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: today })
   }
-  if (currentBuildDate() !== today) {
+  if (currentBuildDate(snapshotsDir) !== today) {
     log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
     try {
       await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today }))
     } catch (error) {
       // the last good snapshot keeps serving; with none, there is nothing to serve
-      if (currentBuildDate() === null) throw error
+      if (currentBuildDate(snapshotsDir) === null) throw error
       log.error('start.build_failed', { error: error instanceof Error ? error.message : String(error), serving: 'the last published snapshot' })
     }
   } else {
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   await serve(services)
 }
 
-function currentBuildDate(): string | null {
+function currentBuildDate(snapshotsDir: string): string | null {
   try {
     return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
   } catch {

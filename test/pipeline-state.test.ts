@@ -168,19 +168,37 @@ State('retention :: pruning raw days keeps the newest folder on or before the da
 })
 
 State('late :: a day folder delivered after its day was built as a gap is folded by the next night, as if on time', async () => {
-  const raw = await writeDailyRaw(tempDir('state-late-raw'), baseRaw(), DAYS.filter((d) => d !== '2026-11-15'))
+  // 11-15 comes late; 11-17 never comes (a gap night after the late day)
+  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
+  const raw = await writeDailyRaw(tempDir('state-late-raw'), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
   const snapshots = tempDir('state-late')
-  await nights(raw, snapshots, ['2026-11-13', '2026-11-14', '2026-11-15', '2026-11-16'])
+  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
-  // the state goes back to the end of 11-14: 11-15 and 11-16 are replayed before the night of 11-17
-  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
+  // the state goes back to the end of 11-14: 11-15 to 11-18 are replayed (11-17 as the gap it was) before 11-19
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   assert.is(night.manifest.state.rewound_to, '2026-11-15')
-  assert.equal(night.manifest.state.replayed_days, ['2026-11-15', '2026-11-16'])
-  const onTime = await nights(await daily, tempDir('state-late-ref'), daysBetween('2026-11-13', '2026-11-17'))
-  assertSameMarts(await marts(night.dir), await marts(onTime.dir))
-  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-18' })
+  assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-15', '2026-11-18'))
+  const onTime = tempDir('state-late-ref')
+  const reference = await nights(await writeDailyRaw(tempDir('state-late-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
+  assertSameMarts(await marts(night.dir), await marts(reference.dir))
+  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
+  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
   assert.is(next.manifest.state.rewound_to, null)
   assert.equal(next.manifest.state.replayed_days, [])
+})
+
+State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
+  const raw = await writeDailyRaw(tempDir('state-first-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
+  const snapshots = tempDir('state-first')
+  await nights(raw, snapshots, ['2026-11-15', '2026-11-16'])
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
+  // no built day before 11-15 to rewind to: kept and named, the nights go on
+  assert.is(night.manifest.state.mode, 'night')
+  assert.equal(night.manifest.state.unfolded_raw_days, ['2026-11-15'])
+  const dates = await queryState(snapshots, 'select score_date::varchar as d from st.score_dates order by 1')
+  assert.equal(dates.map((r) => r.d), ['2026-11-15', '2026-11-16', '2026-11-17'])
 })
 
 State('late :: retention never deletes a folder the state has not folded; one it cannot fold any more is named, kept', async () => {
@@ -198,21 +216,29 @@ State('late :: retention never deletes a folder the state has not folded; one it
   assert.equal(fs.readdirSync(raw), ['2026-11-21', '2026-11-23'])
 })
 
-State('late :: a state written before raw_days was kept takes the folders up to its last day as folded', async () => {
+State('late :: a state written before raw_days was kept takes the days it holds and the folders present as folded', async () => {
   const raw = await writeDailyRaw(tempDir('state-seed-raw'), baseRaw(), DAYS.slice(0, 4))
   const snapshots = tempDir('state-seed')
-  await nights(raw, snapshots, DAYS.slice(0, 3))
+  for (const date of DAYS.slice(0, 3)) await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, pruneRaw: true })
+  assert.equal(fs.readdirSync(raw), DAYS.slice(2, 4))
   const { DuckDBInstance } = await import('@duckdb/node-api')
   const instance = await DuckDBInstance.create(path.join(snapshots, 'state', 'state.duckdb'))
   const conn = await instance.connect()
   await conn.run('delete from raw_days')
   conn.closeSync()
   instance.closeSync()
+  // a pruned day the state holds scans of still counts as folded and gone: a rebuild without it is refused
+  try {
+    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], rebuild: true })
+    assert.unreachable('the rebuild must be refused')
+  } catch (error) {
+    assert.match((error as Error).message, `(${DAYS[0]} … `)
+  }
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], pruneRaw: true })
   assert.is(night.manifest.state.rewound_to, null)
   assert.equal(fs.readdirSync(raw), [DAYS[3]])
-  const folded = await queryState(snapshots, 'select day::varchar as day from st.raw_days order by day')
-  assert.equal(folded.map((d) => d.day), DAYS.slice(0, 4))
+  const folded = (await queryState(snapshots, 'select day::varchar as day from st.raw_days order by day')).map((d) => d.day)
+  assert.ok(folded.includes(DAYS[0]) && folded.includes(DAYS[2]) && folded.includes(DAYS[3]), folded.join())
 })
 
 State('history :: a fold from scratch that would lose history is refused: a deleted state, a rebuild without pruned folders', async () => {
