@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../log/logger.ts'
+import { BuildLockedError } from './publish.ts'
 
 export interface BuildStatus {
   outcome: 'published' | 'failed'
@@ -50,6 +51,8 @@ export async function recordBuild<T extends { snapshotId: string; warnings: stri
     write({ outcome: 'published', snapshot_id: result.snapshotId, error: null, warnings: result.warnings })
     return result
   } catch (error) {
+    // refused because another build runs: that build records its own outcome
+    if (error instanceof BuildLockedError) throw error
     write({ outcome: 'failed', snapshot_id: null, error: error instanceof Error ? error.message : String(error), warnings: [] })
     throw error
   }

@@ -78,6 +78,9 @@ function readCurrent(snapshotsDir: string): string | null {
  * One build at a time per snapshots folder: `.build.lock` holds the builder's pid. A lock whose process is gone
  * (a killed build) is taken over. Returns the release function.
  */
+/** Another build holds the snapshots folder: this one did nothing (and records no outcome). */
+export class BuildLockedError extends Error {}
+
 export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -87,7 +90,7 @@ export function acquireBuildLock(snapshotsDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const pid = Number(fs.readFileSync(lock, 'utf8'))
-      if (pid !== process.pid && isAlive(pid)) throw new Error(`another build (pid ${pid}) is running on ${snapshotsDir}`)
+      if (pid !== process.pid && isAlive(pid)) throw new BuildLockedError(`another build (pid ${pid}) is running on ${snapshotsDir}`)
       fs.rmSync(lock, { force: true })
     }
   }

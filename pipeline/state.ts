@@ -247,7 +247,7 @@ export async function guardFoldFromScratch(
   opts: { snapshotsDir: string; stateDir: string; rebuild?: boolean; discardMissing?: boolean },
 ): Promise<void> {
   const days = await stateDays(conn)
-  if (days.length === 0 && !opts.rebuild && fs.existsSync(path.join(opts.snapshotsDir, 'current'))) {
+  if (days.length === 0 && !opts.rebuild && hasCurrent(opts.snapshotsDir)) {
     throw new Error(
       `the pipeline state holds no day, but ${opts.snapshotsDir} has published snapshots: a fold from scratch would keep only ` +
         `the ${layout.days.length} raw day folders present. Restore the state (${opts.stateDir}, ` +
@@ -262,6 +262,16 @@ export async function guardFoldFromScratch(
         `(${gone[0]} … ${gone.at(-1)}): their follows, counts and tweets would be lost. Put the folders back, or add ` +
         `--discard-missing to rebuild without them`,
     )
+  }
+}
+
+/** Whether `current` exists, as a link (even a broken one) or anything else. */
+function hasCurrent(snapshotsDir: string): boolean {
+  try {
+    fs.lstatSync(path.join(snapshotsDir, 'current'))
+    return true
+  } catch {
+    return false
   }
 }
 

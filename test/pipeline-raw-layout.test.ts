@@ -95,4 +95,19 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
   }
 })
 
+Layout('cli :: a build refused because another one runs leaves last-build.json to that build', async () => {
+  const snapshots = tempDir('layout-locked')
+  const status = JSON.stringify({ outcome: 'published', snapshot_id: 'earlier' })
+  fs.writeFileSync(path.join(snapshots, 'last-build.json'), status)
+  // a live process holds the lock: this test's own
+  fs.writeFileSync(path.join(snapshots, '.build.lock'), String(process.pid))
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--raw', await raw, '--snapshots', snapshots, '--date', BUILD_DATE], {
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'error' },
+  })
+  assert.is(cli.status, 1)
+  assert.match(cli.stderr, `another build (pid ${process.pid}) is running`)
+  assert.is(fs.readFileSync(path.join(snapshots, 'last-build.json'), 'utf8'), status)
+})
+
 Layout.run()
