@@ -29,7 +29,7 @@ import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
-  guardFoldFromScratch, recoverUnpublished, seedRawDays, settleLateRawDays, stateDays,
+  guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
   acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -133,19 +133,25 @@ interface Inputs {
   folders: RawFolder[]
   /** folder of the reference tables */
   referenceDir: string
+  /** the folders to check: those folded, and the reference folder when it is not one of them (a gap day's) */
+  checked: RawFolder[]
 }
 
 function inputsFor(layout: RawLayout, date: string, mode: Plan['mode']): Inputs {
   if (layout.kind === 'single') {
-    return { mode, folders: [{ dir: layout.root, prefix: '', until: date }], referenceDir: layout.root }
+    const folders = [{ dir: layout.root, prefix: '', until: date }]
+    return { mode, folders, referenceDir: layout.root, checked: folders }
   }
   const reference = referenceDay(layout, date)
   if (!reference) throw new Error(`no raw day folder on or before ${date} in ${layout.root}`)
   const days = mode === 'import' ? layout.days.filter((d) => d <= date) : layout.days.filter((d) => d === date)
+  const folder = (day: string) => ({ dir: path.join(layout.root, day), prefix: `${day}/`, day, until: date })
+  const folders = days.map(folder)
   return {
     mode,
-    folders: days.map((day) => ({ dir: path.join(layout.root, day), prefix: `${day}/`, day, until: date })),
+    folders,
     referenceDir: path.join(layout.root, reference),
+    checked: days.includes(reference) ? folders : [...folders, folder(reference)],
   }
 }
 
@@ -175,7 +181,7 @@ async function prepareDay(conn: DuckDBConnection, inputs: Inputs, date: string):
 async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, day: string): Promise<RawFileInfo[]> {
   const started = Date.now()
   const inputs = inputsFor(layout, day, 'night')
-  const infos = await validateAll(db, inputs.folders)
+  const infos = await validateAll(db, inputs.checked)
   const { conn } = db
   await prepareDay(conn, inputs, day)
   await conn.run(`create or replace view raw_lookups as select null::timestamptz as "at", null::varchar as platform_id limit 0`)
@@ -243,9 +249,9 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   const late =
     layout.kind === 'daily' && !opts.rebuild
       ? await settleLateRawDays(conn, layout, opts.date, validateDays)
-      : { rewoundTo: null, unfolded: [], rebuilt: [] }
+      : { rewoundTo: null, unfolded: [] }
   const days = await stateDays(conn)
-  const plan = planBuild(layout, days, opts.date, opts.rebuild, late.rebuilt)
+  const plan = planBuild(layout, days, opts.date, opts.rebuild, await pendingReplayDays(conn))
   if (layout.kind === 'daily' && plan.mode === 'night') {
     const gaps = gapDays(layout, days, opts.date)
     if (gaps.length > 0) log.warn('build.gap', { days: gaps, raw: layout.root, meaning: 'no raw day folder: accounts not scanned keep their state' })
@@ -254,7 +260,7 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   if (layout.kind === 'daily') for (const day of plan.replay) rawFiles.push(...(await replayDay(db, layout, day)))
 
   const inputs = inputsFor(layout, opts.date, plan.mode)
-  rawFiles.push(...(await validateAll(db, inputs.folders)))
+  rawFiles.push(...(await validateAll(db, inputs.checked)))
   await prepareDay(conn, inputs, opts.date)
   const lookups = lookupFiles(opts.lookupsDir, await foldedLookupFiles(conn))
   await conn.run(

@@ -27,8 +27,8 @@ export interface Plan {
 }
 
 /**
- * `rebuilt`: days the state had built and a rewind removed (a late folder's); they are replayed too, with or without
- * a folder (a gap day is folded as nothing and scored), so that no scored day goes missing.
+ * `rebuilt`: days the state had built and a rewind for a late folder took back (`st.replay_days`); they are replayed
+ * too, with or without a folder (a gap day is folded as nothing and scored), so that no scored day goes missing.
  */
 export function planBuild(layout: RawLayout, days: BuiltDay[], date: string, rebuild = false, rebuilt: string[] = []): Plan {
   const before = days.filter((d) => d.day < date)
@@ -58,10 +58,13 @@ export function lateRawDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDa
   const last = days.at(-1)?.day
   const late = layout.days.filter((d) => d < date && last !== undefined && d <= last && !folded.has(d))
   if (late.length === 0) return { late, blocked: null }
-  if (!days.some((d) => d.day < late[0])) return { late, blocked: 'no built day before them to rewind to: fold them with --rebuild' }
-  const missing = [...folded].filter((d) => d >= late[0] && !layout.days.includes(d)).sort()
+  const away = 'or move the late folders out of the raw folder'
+  const first = !days.some((d) => d.day < late[0])
+  // a rewind needs the folders of the folded days from the oldest late one on; --rebuild needs every folded day's
+  const missing = [...folded].filter((d) => (first || d >= late[0]) && !layout.days.includes(d)).sort()
   if (missing.length > 0) {
-    return { late, blocked: `the folders of days folded after them are gone: ${missing.join(', ')} (put them back and the next build rewinds and replays)` }
+    return { late, blocked: `the folders of days folded with them are gone: ${missing.join(', ')}. Put them back (the next build takes the late folders), ${away}` }
   }
+  if (first) return { late, blocked: `no built day comes before them to rewind to: fold everything again with --rebuild, ${away}` }
   return { late, blocked: null }
 }

@@ -74,13 +74,13 @@ function readCurrent(snapshotsDir: string): string | null {
   }
 }
 
+/** Another build holds the snapshots folder: this one did nothing (and records no outcome). */
+export class BuildLockedError extends Error {}
+
 /**
  * One build at a time per snapshots folder: `.build.lock` holds the builder's pid. A lock whose process is gone
  * (a killed build) is taken over. Returns the release function.
  */
-/** Another build holds the snapshots folder: this one did nothing (and records no outcome). */
-export class BuildLockedError extends Error {}
-
 export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
   for (let attempt = 0; attempt < 2; attempt++) {

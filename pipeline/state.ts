@@ -106,6 +106,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       await conn.run(`insert into st.lookup_files
         select parse_filename(filename, false, 'system'), count(*), now() from ${lookupSource(files, true)} group by all`)
     }
+    await conn.run(`delete from st.replay_days where day = DATE '${c.date}'`)
     if (c.rawDays.length > 0) {
       await conn.run(`insert into st.raw_days select unnest([${c.rawDays.map((d) => `DATE '${d}'`).join(', ')}]), now()`)
     }
@@ -153,11 +154,6 @@ export async function seedRawDays(conn: DuckDBConnection, folders: string[]): Pr
   const seeded = Number(await queryValue(conn, 'select count(*) from st.raw_days'))
   log.info('state.migrated', { table: 'raw_days', days: seeded })
   return seeded
-}
-
-/** Within a transaction: rewind the state to the end of the day before `date` (every row dated `date` or later goes). */
-function rewindTo(conn: DuckDBConnection, date: string): Promise<void> {
-  return inTransaction(conn, () => rewind(conn, date))
 }
 
 /** Open the state file alone (for the steps that run after the build's database is closed). */
@@ -223,17 +219,26 @@ export async function settleLateRawDays(
 ) {
   const days = await stateDays(conn)
   const { late, blocked } = lateRawDays(layout, days, await foldedRawDays(conn), date)
-  if (late.length === 0) return { rewoundTo: null, unfolded: [], rebuilt: [] }
+  if (late.length === 0) return { rewoundTo: null, unfolded: [] }
   if (blocked) {
     log.error('build.late_raw_days', { days: late, action: 'kept, not folded', reason: blocked, raw: layout.root })
-    return { rewoundTo: null, unfolded: late, rebuilt: [] }
+    return { rewoundTo: null, unfolded: late }
   }
   // a malformed late folder fails the build before the state moves
   await validate(late)
-  const rebuilt = days.map((d) => d.day).filter((d) => d >= late[0] && d < date)
-  await rewindTo(conn, late[0])
+  // the days taken back are replayed by this build, or by the next ones if it stops half-way
+  const taken = days.map((d) => d.day).filter((d) => d >= late[0] && d < date)
+  await inTransaction(conn, async () => {
+    await rewind(conn, late[0])
+    if (taken.length > 0) await conn.run(`insert into st.replay_days select unnest([${taken.map((d) => `DATE '${d}'`).join(', ')}])`)
+  })
   log.warn('build.late_raw_days', { days: late, action: 'rewound', rewound_to: late[0], raw: layout.root })
-  return { rewoundTo: late[0], unfolded: [], rebuilt }
+  return { rewoundTo: late[0], unfolded: [] }
+}
+
+/** Days a rewind for a late folder took back and no build has committed again (replayed, gap days too). */
+export async function pendingReplayDays(conn: DuckDBConnection): Promise<string[]> {
+  return (await queryRows(conn, 'select distinct day::varchar as day from st.replay_days order by 1')).map((r) => String(r.day))
 }
 
 /**

@@ -78,7 +78,8 @@ export async function startServer(config: ServerConfig, services: AccessServices
 function answerClientErrors(server: Server, realStatus: boolean): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n')
+    // a request that never completed: close (a response of an earlier request may still be on its way)
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.destroy()
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
     const body = asciiJson(errorBody('invalid_params', tooLarge ? 'Request too large: the URL and headers must fit in 16 KB' : 'Malformed HTTP request'))
     const status = realStatus ? (tooLarge ? 431 : 400) : 200

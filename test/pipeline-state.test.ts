@@ -188,6 +188,43 @@ State('late :: a day folder delivered after its day was built as a gap is folded
   assert.equal(next.manifest.state.replayed_days, [])
 })
 
+State('late :: a replay stopped half-way by a bad folder goes on once the folder is mended, gap days included', async () => {
+  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
+  const raw = await writeDailyRaw(tempDir('state-halfway-raw'), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
+  const snapshots = tempDir('state-halfway')
+  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  const scans = path.join(raw, '2026-11-16', 'follow_scans.parquet')
+  fs.renameSync(scans, `${scans}.away`)
+  try {
+    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
+    assert.unreachable('the build must fail on 2026-11-16')
+  } catch (error) {
+    assert.match((error as Error).message, '2026-11-16/follow_scans.parquet')
+  }
+  fs.renameSync(`${scans}.away`, scans)
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
+  const onTime = tempDir('state-halfway-ref')
+  await nights(await writeDailyRaw(tempDir('state-halfway-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
+  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
+  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+})
+
+State('late :: a late folder kept unfolded is still checked when it gives a night its reference tables', async () => {
+  const raw = await writeDailyRaw(tempDir('state-ref-check-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
+  const snapshots = tempDir('state-ref-check')
+  await nights(raw, snapshots, ['2026-11-15', '2026-11-16'])
+  const rows = baseRaw()
+  rows['account_categories.parquet'].push([id(5), 99])
+  await writeDailyRaw(raw, rows, ['2026-11-15'])
+  try {
+    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
+    assert.unreachable('the build must fail on the late folder')
+  } catch (error) {
+    assert.match((error as Error).message, /2026-11-15\/account_categories\.parquet.*unknown category_id 99/)
+  }
+})
+
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
   const raw = await writeDailyRaw(tempDir('state-first-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
   const snapshots = tempDir('state-first')

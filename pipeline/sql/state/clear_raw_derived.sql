@@ -6,3 +6,4 @@ delete from st.follower_counts;
 delete from st.tweets;
 delete from st.days;
 delete from st.raw_days;
+delete from st.replay_days;

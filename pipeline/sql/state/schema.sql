@@ -37,3 +37,6 @@ create table if not exists st.raw_days (
   -- one row per raw day folder whose daily files are folded into the state: the folders retention may delete, and
   -- how a build tells a folder delivered after its day was built without it
   day date, folded_at timestamptz);
+create table if not exists st.replay_days (
+  -- days a rewind for a late raw folder took back, which builds replay (gap days too) until each is committed again
+  day date);
