@@ -88,6 +88,8 @@ export interface CommitDay {
 export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<void> {
   await inTransaction(conn, async () => {
     if (c.rebuild) await runSqlFile(conn, 'state/clear_raw_derived.sql')
+    // a rerun of an earlier day takes back the days built after it: later builds replay them (gap days too)
+    await conn.run(`insert into st.replay_days select day from st.days where day > DATE '${c.date}'`)
     await rewind(conn, c.date)
     await runSqlFile(conn, 'state/apply_day.sql')
     if (c.scoreDates.length > 0) {

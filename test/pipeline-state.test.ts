@@ -225,6 +225,21 @@ State('late :: a late folder kept unfolded is still checked when it gives a nigh
   }
 })
 
+State('rerun :: a rerun of an earlier day, then the nights forward, keeps the scores of the gap days after it', async () => {
+  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
+  const raw = await writeDailyRaw(tempDir('state-rerun-gap-raw'), baseRaw(), delivered)
+  const snapshots = tempDir('state-rerun-gap')
+  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-14' })
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
+  assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-15', '2026-11-18'))
+  const onTime = tempDir('state-rerun-gap-ref')
+  const reference = await nights(raw, onTime, daysBetween('2026-11-13', '2026-11-19'))
+  assertSameMarts(await marts(night.dir), await marts(reference.dir))
+  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
+  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+})
+
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
   const raw = await writeDailyRaw(tempDir('state-first-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
   const snapshots = tempDir('state-first')
