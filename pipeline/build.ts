@@ -49,7 +49,8 @@ export interface BuildOptions {
   backfillDays?: number
   /** fold every raw day up to `date` from scratch instead of continuing from the state of the day before */
   rebuild?: boolean
-  /** with `rebuild`: go ahead although days the state folded have lost their raw folders (their history is dropped) */
+  /** with `rebuild`, or a rerun of an earlier day: go ahead although days the state folded (from that day on) have
+   * lost their raw folders (their history is dropped) */
   discardMissing?: boolean
   /** after publishing, delete the raw day folders before `date` that the state has folded (the newest folder on or
    * before `date` is kept for its reference tables) */

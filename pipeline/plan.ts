@@ -27,7 +27,7 @@ export interface Plan {
 }
 
 /**
- * `rebuilt`: days the state had built and a rewind for a late folder took back (`st.replay_days`); they are replayed
+ * `rebuilt`: days the state had built and a rewind took back (a late folder's or a rerun's: `st.replay_days`); they are replayed
  * too, with or without a folder (a gap day is folded as nothing and scored), so that no scored day goes missing.
  */
 export function planBuild(layout: RawLayout, days: BuiltDay[], date: string, rebuild = false, rebuilt: string[] = []): Plan {

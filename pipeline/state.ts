@@ -246,12 +246,13 @@ export async function pendingReplayDays(conn: DuckDBConnection): Promise<string[
 /**
  * A fold from scratch replaces the state with what the raw day folders present hold. Refused when that loses
  * history: an empty state beside published snapshots (a deleted state, or `STATE_DIR` pointing elsewhere) unless
- * `rebuild` says so, and `rebuild` over days whose folders are gone (retention) unless `discardMissing` says so.
+ * `rebuild` says so, and `rebuild`, or a rerun of an earlier day, over days whose folders are gone (retention) unless
+ * `discardMissing` says so.
  */
 export async function guardFoldFromScratch(
   conn: DuckDBConnection,
   layout: RawLayout & { kind: 'daily' },
-  opts: { snapshotsDir: string; stateDir: string; rebuild?: boolean; discardMissing?: boolean },
+  opts: { snapshotsDir: string; stateDir: string; date: string; rebuild?: boolean; discardMissing?: boolean },
 ): Promise<void> {
   const days = await stateDays(conn)
   if (days.length === 0 && !opts.rebuild && hasCurrent(opts.snapshotsDir)) {
@@ -261,13 +262,22 @@ export async function guardFoldFromScratch(
         `or point --state/STATE_DIR at it), or pass --rebuild to fold the folders present from scratch`,
     )
   }
-  if (!opts.rebuild || opts.discardMissing) return
-  const gone = [...(await foldedRawDays(conn))].filter((day) => !layout.days.includes(day)).sort()
-  if (gone.length > 0) {
+  if (opts.discardMissing) return
+  const folded = [...(await foldedRawDays(conn))].filter((day) => !layout.days.includes(day)).sort()
+  if (opts.rebuild && folded.length > 0) {
     throw new Error(
-      `--rebuild folds only the raw day folders present, and ${gone.length} day(s) the state folded have none ` +
-        `(${gone[0]} … ${gone.at(-1)}): their follows, counts and tweets would be lost. Put the folders back, or add ` +
+      `--rebuild folds only the raw day folders present, and ${folded.length} day(s) the state folded have none ` +
+        `(${folded[0]} … ${folded.at(-1)}): their follows, counts and tweets would be lost. Put the folders back, or add ` +
         `--discard-missing to rebuild without them`,
+    )
+  }
+  // a rerun of an earlier day takes back the days from it on, which are then folded again from their folders
+  const gone = folded.filter((day) => day >= opts.date)
+  if (!opts.rebuild && gone.length > 0 && days.some((d) => d.day >= opts.date)) {
+    throw new Error(
+      `building ${opts.date} again takes back the days built from it on, and ${gone.length} of them have lost their raw ` +
+        `folders (${gone[0]} … ${gone.at(-1)}): their follows, counts and tweets would be lost. Put the folders back, ` +
+        `or add --discard-missing to go ahead without them`,
     )
   }
 }

@@ -311,6 +311,8 @@ State('history :: a fold from scratch that would lose history is refused: a dele
   }
   // --rebuild would keep only the folders present: refused, naming the days that have none
   await expectRefused(() => prune(DAYS[3], { rebuild: true }), new RegExp(`2 day\\(s\\) the state folded have none \\(${DAYS[0]} … ${DAYS[1]}\\)`))
+  // a rerun of an earlier day would take back days whose folders are gone: refused the same way
+  await expectRefused(() => prune(DAYS[1]), new RegExp(`building ${DAYS[1]} again takes back .* \\(${DAYS[1]} … ${DAYS[1]}\\)`))
   // a state deleted beside published snapshots: refused unless --rebuild says so
   fs.renameSync(path.join(snapshots, 'state'), path.join(snapshots, 'state-moved'))
   await expectRefused(() => prune(DAYS[3]), /the pipeline state holds no day, but .* has published snapshots/)
