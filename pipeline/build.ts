@@ -226,7 +226,7 @@ interface Modeled {
   rawDays: string[]
   /** the day the state was rewound to, to fold folders delivered after their day was built as a gap */
   rewoundTo: string | null
-  /** late folders that could not be folded (a folded day after them has lost its folder) */
+  /** late folders the state cannot take (a folded day after them has lost its folder, or no built day comes before) */
   unfoldedRawDays: string[]
 }
 
