@@ -22,9 +22,9 @@ import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlStr
 import {
   AUDITS, FOLD_FROM_SCRATCH, FOLD_NIGHT, FOLDED, INTERMEDIATE, KEPT_AFTER_MARTS, MARTS, SCORE_INPUTS, STAGING,
 } from './models.ts'
-import { assertRawUnchanged, validateRaw, type RawFileInfo, type RawFolder } from './validate-raw.ts'
-import { RAW_FILES } from './raw-contract.ts'
-import { DAILY_FILES, rawLayout, referenceDay, type RawLayout } from './raw-days.ts'
+import { assertRawUnchanged, type RawFileInfo } from './validate-raw.ts'
+import { rawLayout, type RawLayout } from './raw-days.ts'
+import { inputsFor, pruneRawDays, setRawViews, validateAll, type Inputs } from './raw-inputs.ts'
 import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
@@ -114,55 +114,6 @@ export async function runAudits(conn: DuckDBConnection, bar?: Bar): Promise<void
 function newSnapshotId(date: string, builtAt: Date): string {
   const time = builtAt.toISOString().slice(11, 19).replaceAll(':', '')
   return `${date}_${time}-${crypto.randomBytes(3).toString('hex')}`
-}
-
-/** raw_<file> views over the daily files of `folders` (none: empty, typed by the raw contract). */
-async function setRawViews(conn: DuckDBConnection, folders: string[]): Promise<void> {
-  for (const file of DAILY_FILES) {
-    const view = `raw_${file.replace('.parquet', '')}`
-    const spec = RAW_FILES.find((f) => f.file === file)!
-    const source = folders.length
-      ? `read_parquet([${folders.map((d) => sqlString(path.join(d, file))).join(', ')}], filename = true, union_by_name = true)`
-      : `(select ${Object.entries(spec.columns).map(([c, t]) => `null::${t} as ${c}`).join(', ')}, null::varchar as filename limit 0)`
-    await conn.run(`create or replace view ${view} as select * from ${source}`)
-  }
-}
-
-interface Inputs {
-  mode: Plan['mode']
-  /** folders whose daily files this build folds */
-  folders: RawFolder[]
-  /** folder of the reference tables */
-  referenceDir: string
-  /** the folders to check: those folded, and the reference folder when it is not one of them (a gap day's) */
-  checked: RawFolder[]
-}
-
-function inputsFor(layout: RawLayout, date: string, mode: Plan['mode']): Inputs {
-  if (layout.kind === 'single') {
-    const folders = [{ dir: layout.root, prefix: '', until: date }]
-    return { mode, folders, referenceDir: layout.root, checked: folders }
-  }
-  const reference = referenceDay(layout, date)
-  if (!reference) throw new Error(`no raw day folder on or before ${date} in ${layout.root}`)
-  const days = mode === 'import' ? layout.days.filter((d) => d <= date) : layout.days.filter((d) => d === date)
-  const folder = (day: string) => ({ dir: path.join(layout.root, day), prefix: `${day}/`, day, until: date })
-  const folders = days.map(folder)
-  return {
-    mode,
-    folders,
-    referenceDir: path.join(layout.root, reference),
-    checked: days.includes(reference) ? folders : [...folders, folder(reference)],
-  }
-}
-
-async function validateAll(db: PipelineDb, folders: RawFolder[]): Promise<RawFileInfo[]> {
-  const started = Date.now()
-  const infos: RawFileInfo[] = []
-  for (const folder of folders) infos.push(...(await validateRaw(() => db.connect(), folder)))
-  const rows = infos.reduce((n, f) => n + f.rows, 0)
-  log.info('build.step', { step: 'validate_raw', layer: 'raw', rows, ms: Date.now() - started })
-  return infos
 }
 
 async function prepareDay(conn: DuckDBConnection, inputs: Inputs, date: string): Promise<void> {
@@ -348,19 +299,6 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
   } finally {
     release()
   }
-}
-
-/**
- * Delete the raw day folders before `date` that the state has folded, but for the newest folder on or before `date`,
- * whose reference tables a gap day after it reads. A folder the state has not folded (delivered late) stays.
- */
-function pruneRawDays(rawDir: string, date: string, folded: Set<string>): string[] {
-  const layout = rawLayout(rawDir)
-  if (layout.kind !== 'daily') return []
-  const reference = referenceDay(layout, date)
-  const pruned = layout.days.filter((d) => d < date && d !== reference && folded.has(d))
-  for (const day of pruned) fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
-  return pruned
 }
 
 /**

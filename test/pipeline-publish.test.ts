@@ -138,6 +138,11 @@ History('history :: the state and score_history keep a row only when a score or 
     from h`)
   assert.equal([mart.repeated, mart.unscored], ['0', '0'])
   assert.ok(Number(mart.rows) < Number(dense), `${mart.rows} rows, ${dense} account-dates`)
+  await assertScoresAsOf(file, snapshots, dates)
+})
+
+/** Each scored date's scores read from the sparse file (its last row on or before the date) equal the state's. */
+async function assertScoresAsOf(file: string, snapshots: string, dates: string[]) {
   for (const date of dates) {
     const scores = await readParquet(file, `
       select platform_id, platform_score, rank from (
@@ -146,7 +151,7 @@ History('history :: the state and score_history keep a row only when a score or 
       where platform_score > 0 order by platform_id`)
     assert.equal(scores, await historyOf(snapshots, date), date)
   }
-})
+}
 
 History('history :: score_history covers the 365 days up to the build date, its first scored date holding the scores of then', async () => {
   const snapshots = tempDir('history-window')
@@ -162,14 +167,7 @@ History('history :: score_history covers the 365 days up to the build date, its 
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
   const file = path.join(dir, 'score_history.parquet')
   assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
-  for (const date of dates) {
-    const scores = await readParquet(file, `
-      select platform_id, platform_score, rank from (
-        select * from t where date <= DATE '${date}'
-        qualify row_number() over (partition by platform_id order by date desc) = 1)
-      where platform_score > 0 order by platform_id`)
-    assert.equal(scores, await historyOf(snapshots, date), date)
-  }
+  await assertScoresAsOf(file, snapshots, dates)
 })
 
 History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', async () => {

@@ -47,6 +47,21 @@ async function queryState(snapshotsDir: string, sql: string) {
   }
 }
 
+/** A build that must fail before it publishes, with `message` in its error. */
+async function assertRefused(build: () => Promise<unknown>, message: string | RegExp) {
+  try {
+    await build()
+    assert.unreachable('the build must fail')
+  } catch (error) {
+    assert.match((error as Error).message, message)
+  }
+}
+
+/** The dates the state has scored. */
+function scoredDates(snapshotsDir: string) {
+  return queryState(snapshotsDir, 'select score_date::varchar as d from st.score_dates order by 1')
+}
+
 const nightly = tempDir('state-nightly')
 const built = (async () => nights(await daily, nightly, DAYS))()
 
@@ -181,8 +196,7 @@ State('late :: a day folder delivered after its day was built as a gap is folded
   const onTime = tempDir('state-late-ref')
   const reference = await nights(await writeDailyRaw(tempDir('state-late-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
   assertSameMarts(await marts(night.dir), await marts(reference.dir))
-  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
-  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
   const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
   assert.is(next.manifest.state.rewound_to, null)
   assert.equal(next.manifest.state.replayed_days, [])
@@ -196,18 +210,12 @@ State('late :: a replay stopped half-way by a bad folder goes on once the folder
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
   const scans = path.join(raw, '2026-11-16', 'follow_scans.parquet')
   fs.renameSync(scans, `${scans}.away`)
-  try {
-    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
-    assert.unreachable('the build must fail on 2026-11-16')
-  } catch (error) {
-    assert.match((error as Error).message, '2026-11-16/follow_scans.parquet')
-  }
+  await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' }), '2026-11-16/follow_scans.parquet')
   fs.renameSync(`${scans}.away`, scans)
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   const onTime = tempDir('state-halfway-ref')
   await nights(await writeDailyRaw(tempDir('state-halfway-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
-  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
-  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
 })
 
 State('late :: a late folder kept unfolded is still checked when it gives a night its reference tables', async () => {
@@ -217,12 +225,7 @@ State('late :: a late folder kept unfolded is still checked when it gives a nigh
   const rows = baseRaw()
   rows['account_categories.parquet'].push([id(5), 99])
   await writeDailyRaw(raw, rows, ['2026-11-15'])
-  try {
-    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
-    assert.unreachable('the build must fail on the late folder')
-  } catch (error) {
-    assert.match((error as Error).message, /2026-11-15\/account_categories\.parquet.*unknown category_id 99/)
-  }
+  await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' }), /2026-11-15\/account_categories\.parquet.*unknown category_id 99/)
 })
 
 State('rerun :: a rerun of an earlier day, then the nights forward, keeps the scores of the gap days after it', async () => {
@@ -236,8 +239,7 @@ State('rerun :: a rerun of an earlier day, then the nights forward, keeps the sc
   const onTime = tempDir('state-rerun-gap-ref')
   const reference = await nights(raw, onTime, daysBetween('2026-11-13', '2026-11-19'))
   assertSameMarts(await marts(night.dir), await marts(reference.dir))
-  const dates = 'select score_date::varchar as d from st.score_dates order by 1'
-  assert.equal(await queryState(snapshots, dates), await queryState(onTime, dates))
+  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
 })
 
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
@@ -280,12 +282,7 @@ State('late :: a state written before raw_days was kept takes the days it holds 
   conn.closeSync()
   instance.closeSync()
   // a pruned day the state holds scans of still counts as folded and gone: a rebuild without it is refused
-  try {
-    await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], rebuild: true })
-    assert.unreachable('the rebuild must be refused')
-  } catch (error) {
-    assert.match((error as Error).message, `(${DAYS[0]} … `)
-  }
+  await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], rebuild: true }), `(${DAYS[0]} … `)
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], pruneRaw: true })
   assert.is(night.manifest.state.rewound_to, null)
   assert.equal(fs.readdirSync(raw), [DAYS[3]])
@@ -301,12 +298,7 @@ State('history :: a fold from scratch that would lose history is refused: a dele
   const published = await prune(DAYS[2])
   assert.equal(fs.readdirSync(raw), DAYS.slice(2, 4))
   const expectRefused = async (run: () => Promise<unknown>, message: RegExp) => {
-    try {
-      await run()
-      assert.unreachable('the build must be refused')
-    } catch (error) {
-      assert.match((error as Error).message, message)
-    }
+    await assertRefused(run, message)
     assert.is(fs.readlinkSync(path.join(snapshots, 'current')), published.snapshotId)
   }
   // --rebuild would keep only the folders present: refused, naming the days that have none
