@@ -309,7 +309,9 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
 async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, started: Date, bar: Bar) {
   const snapshotsDir = path.dirname(dir)
   const snapshotId = path.basename(dir)
-  const db = await openPipelineDb()
+  // spills on the snapshots' disk (not the OS temp folder, often a tmpfs in memory), removed with a killed build's
+  // other `.tmp-*` folders by the next build
+  const db = await openPipelineDb(path.join(snapshotsDir, `.tmp-spill-${snapshotId}`))
   const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
   try {
     const { conn } = db

@@ -19,12 +19,14 @@ export interface PipelineDb {
 
 /**
  * Open a fresh in-memory database. `PIPELINE_MEMORY_LIMIT` (default 5GB: with the process's own memory the peak RSS stays
- * well under 8 GiB) and `PIPELINE_THREADS` (default: all
- * cores) tune it; spills go to a private temporary directory that is removed on close.
+ * well under 8 GiB) and `PIPELINE_THREADS` (default: all cores) tune it. Spills go to `spillDir` (created; a build
+ * puts it beside its snapshot's temporary folder, so a killed build's spills are removed with it by the next build),
+ * else to a new folder under the OS temp folder; either is removed on close.
  * @example const db = await openPipelineDb(); await db.conn.run('select 1'); db.close()
  */
-export async function openPipelineDb(): Promise<PipelineDb> {
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-duckdb-'))
+export async function openPipelineDb(spillDir?: string): Promise<PipelineDb> {
+  const tempDir = spillDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-duckdb-'))
+  if (spillDir) fs.mkdirSync(spillDir)
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: process.env.PIPELINE_MEMORY_LIMIT ?? '5GB',
     threads: process.env.PIPELINE_THREADS ?? String(os.availableParallelism()),

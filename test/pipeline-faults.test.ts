@@ -30,6 +30,28 @@ Faults('killed in write_parquet :: the next build removes the .tmp-* folder it l
   assert.not.ok(fs.existsSync(left))
 })
 
+Faults('spills :: a build spills on the snapshots\' disk, not into the OS temp folder, and leaves nothing there', async () => {
+  const snapshots = tempDir('faults-spill')
+  const rawDir = await raw()
+  const osTemp = tempDir('faults-os-temp')
+  const saved = process.env.TMPDIR
+  const seen = new Set<string>()
+  const watch = setInterval(() => {
+    for (const name of fs.readdirSync(snapshots)) if (name.startsWith('.tmp-spill-')) seen.add(name)
+  }, 5)
+  process.env.TMPDIR = osTemp
+  try {
+    await buildSnapshot({ rawDir, snapshotsDir: snapshots, date: DAY })
+  } finally {
+    clearInterval(watch)
+    if (saved === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = saved
+  }
+  assert.equal(fs.readdirSync(osTemp), [])
+  assert.is(seen.size, 1)
+  assert.not.ok(fs.readdirSync(snapshots).some((name) => name.startsWith('.tmp-')))
+})
+
 Faults('killed before publishing :: complete-looking unpublished folders are removed and never count toward keep', async () => {
   const snapshots = tempDir('faults-keep')
   const rawDir = await raw()
