@@ -191,10 +191,8 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await attachState(conn, stateDir)
   await recoverUnpublished(conn, snapshotsDir)
   const layout = rawLayout(opts.rawDir)
-  if (layout.kind === 'daily') {
-    await seedRawDays(conn, layout.days)
-    await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
-  }
+  if (layout.kind === 'daily') await seedRawDays(conn, layout.days)
+  await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
   const validateDays = async (days: string[]) => {
     if (layout.kind === 'daily') for (const day of days) await validateAll(db, inputsFor(layout, day, 'night').folders)
   }

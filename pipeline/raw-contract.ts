@@ -21,6 +21,8 @@ export interface RawFile {
   ranges?: Record<string, Range>
   /** columns whose every value is a key of another file of the folder: column → [file, its key column] */
   references?: Record<string, [string, string]>
+  /** handle columns: never empty or blank (an account's handle is how the API finds it and shows it) */
+  handles?: string[]
 }
 
 export interface Range {
@@ -40,6 +42,7 @@ export const RAW_FILES: RawFile[] = [
     key: ['account_id'],
     nullable: PROFILE_TEXT,
     ranges: { followers_count: COUNTER },
+    handles: ['username'],
     columns: {
       account_id: 'UBIGINT', username: 'VARCHAR', slug: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR',
       profile_image: 'VARCHAR', blue_verified: 'BOOLEAN', is_active: 'BOOLEAN', is_suspended: 'BOOLEAN',
@@ -49,6 +52,7 @@ export const RAW_FILES: RawFile[] = [
   {
     file: 'previous_usernames.parquet',
     key: ['account_id', 'username'],
+    handles: ['username'],
     columns: { account_id: 'UBIGINT', username: 'VARCHAR', changed_at: 'DATE' },
   },
   {
@@ -56,6 +60,7 @@ export const RAW_FILES: RawFile[] = [
     key: ['account_id'],
     nullable: PROFILE_TEXT,
     ranges: { followers_count: COUNTER, graph_score: SCORE },
+    handles: ['username'],
     columns: {
       account_id: 'UBIGINT', username: 'VARCHAR', name: 'VARCHAR', description: 'VARCHAR', profile_image: 'VARCHAR',
       followers_count: 'BIGINT', graph_score: 'DOUBLE',

@@ -244,16 +244,27 @@ export async function pendingReplayDays(conn: DuckDBConnection): Promise<string[
 }
 
 /**
- * A fold from scratch replaces the state with what the raw day folders present hold. Refused when that loses
- * history: an empty state beside published snapshots (a deleted state, or `STATE_DIR` pointing elsewhere) unless
- * `rebuild` says so, and `rebuild`, or a rerun of an earlier day, over days whose folders are gone (retention) unless
- * `discardMissing` says so.
+ * A fold from scratch replaces the state with what the raw folder holds. Refused when that loses history: the
+ * single-folder layout (the one-time import) over a state that folded day folders, and an empty state beside published
+ * snapshots (a deleted state, or `STATE_DIR` pointing elsewhere), unless `rebuild` says so; `rebuild`, or a rerun of
+ * an earlier day, over days whose folders are gone (retention) unless `discardMissing` says so.
  */
 export async function guardFoldFromScratch(
   conn: DuckDBConnection,
-  layout: RawLayout & { kind: 'daily' },
+  layout: RawLayout,
   opts: { snapshotsDir: string; stateDir: string; date: string; rebuild?: boolean; discardMissing?: boolean },
 ): Promise<void> {
+  if (layout.kind === 'single') {
+    const folded = [...(await foldedRawDays(conn))].sort()
+    if (folded.length > 0 && !opts.rebuild) {
+      throw new Error(
+        `${layout.root} is in the single-folder layout (the one-time import of history), and the pipeline state already ` +
+          `holds ${folded.length} day(s) folded from day folders (${folded[0]} … ${folded.at(-1)}): the import would ` +
+          `replace them with the folder's rows. Point --raw at the day folders, or pass --rebuild to replace the state`,
+      )
+    }
+    return
+  }
   const days = await stateDays(conn)
   if (days.length === 0 && !opts.rebuild && hasCurrent(opts.snapshotsDir)) {
     throw new Error(

@@ -108,7 +108,7 @@ interface RowRule {
   reason: string
 }
 
-/** The column rules of the contract: required columns, list items, parsable text, value ranges. */
+/** The column rules of the contract: required columns, list items, parsable text, value ranges, handles. */
 function columnRules(spec: RawFile): RowRule[] {
   const rules: RowRule[] = []
   const required = Object.entries(spec.columns).filter(([c]) => !spec.key.includes(c) && !spec.nullable?.includes(c))
@@ -134,6 +134,9 @@ function columnRules(spec: RawFile): RowRule[] {
       ? `${sqlString(`negative ${column} (got `)} || ${column} || ')'`
       : `${sqlString(`${column} `)} || ${column} || ${sqlString(` is not ${finite ? 'a finite number ' : ''}${expected}`)}`
     rules.push({ where, reason })
+  }
+  for (const column of spec.handles ?? []) {
+    rules.push({ where: `trim(${column}) = ''`, reason: `${sqlString(`empty ${column} "`)} || ${column} || '"'` })
   }
   return rules
 }

@@ -204,6 +204,14 @@ Raw('raw :: a negative counter of a full or friend record names the file, row an
   ])
 })
 
+Raw('raw :: an empty or blank handle of a full record, a friend or a rename names the file, row and column', async () => {
+  await expectEachRejected([
+    ['account', (r) => { r['accounts.parquet'][2][1] = '' }, 'accounts.parquet', 3, /empty username ""/],
+    ['friend', (r) => { r['friends.parquet'][1][1] = '   ' }, 'friends.parquet', 2, /empty username "   "/],
+    ['rename', (r) => { r['previous_usernames.parquet'][0][1] = '' }, 'previous_usernames.parquet', 1, /empty username ""/],
+  ])
+})
+
 Raw('raw :: a scan of an account that is not in accounts.parquet names the scan file, row and id', async () => {
   const dir = await rawWith((rows) => {
     // account 13 is a friend-only record: never scanned (only monitored full accounts are)

@@ -290,7 +290,7 @@ State('late :: a state written before raw_days was kept takes the days it holds 
   assert.ok(folded.includes(DAYS[0]) && folded.includes(DAYS[2]) && folded.includes(DAYS[3]), folded.join())
 })
 
-State('history :: a fold from scratch that would lose history is refused: a deleted state, a rebuild without pruned folders', async () => {
+State('history :: a fold from scratch that would lose history is refused: a deleted state, a rebuild without pruned folders, a single-folder import', async () => {
   const raw = await writeDailyRaw(tempDir('state-loss-raw'), baseRaw(), DAYS.slice(0, 4))
   const snapshots = tempDir('state-loss')
   const prune = (date: string, more = {}) => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, pruneRaw: true, ...more })
@@ -310,6 +310,12 @@ State('history :: a fold from scratch that would lose history is refused: a dele
   await expectRefused(() => prune(DAYS[3]), /the pipeline state holds no day, but .* has published snapshots/)
   fs.rmSync(path.join(snapshots, 'state'), { recursive: true, force: true })
   fs.renameSync(path.join(snapshots, 'state-moved'), path.join(snapshots, 'state'))
+  // the single-folder layout (the one-time import) over a state that folded day folders: refused unless --rebuild
+  const single = await flattenRaw(raw)
+  await expectRefused(
+    () => buildSnapshot({ rawDir: single, snapshotsDir: snapshots, date: DAYS[3] }),
+    new RegExp(`single-folder layout .* already holds 3 day\\(s\\) folded from day folders \\(${DAYS[0]} … ${DAYS[2]}\\)`),
+  )
   // the operator's explicit choice goes ahead
   const rebuilt = await prune(DAYS[3], { rebuild: true, discardMissing: true })
   assert.is(rebuilt.manifest.state.mode, 'import')
