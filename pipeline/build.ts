@@ -29,7 +29,7 @@ import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
-  guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, settleLateRawDays, stateDays,
+  guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, settleLateRawDays, settleRanks, stateDays,
 } from './state.ts'
 import {
   acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -190,6 +190,7 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   const snapshotsDir = path.resolve(opts.snapshotsDir)
   await attachState(conn, stateDir)
   await recoverUnpublished(conn, snapshotsDir)
+  await settleRanks(conn, opts.date)
   const layout = rawLayout(opts.rawDir)
   if (layout.kind === 'daily') await seedRawDays(conn, layout.days)
   await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })

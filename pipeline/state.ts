@@ -13,7 +13,7 @@ import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './duckdb.ts'
-import { lateRawDays } from './plan.ts'
+import { addDays, lateRawDays } from './plan.ts'
 import type { RawLayout } from './raw-days.ts'
 
 export const STATE_FILE = 'state.duckdb'
@@ -52,6 +52,26 @@ export async function stateDays(conn: DuckDBConnection): Promise<StateDay[]> {
 async function rewind(conn: DuckDBConnection, date: string): Promise<void> {
   await setVariables(conn, { rewind_date: { date } })
   await runSqlFile(conn, 'state/rewind.sql')
+}
+
+/** Days whose ranks the score history keeps: a snapshot shows ranks for this many days ending on its date. */
+export const RANK_HISTORY_DAYS = 30
+
+/**
+ * Before a build of `date` reads the state: drop the ranks of the score history's rows dated before the build's rank
+ * window (RANK_HISTORY_DAYS ending on `date`; sql/state/retain_ranks.sql), in one transaction of its own, and set
+ * `rank_cutoff`, which also leaves unranked the scores this build computes for earlier dates. Every score stays. A
+ * later build of an earlier day (a rerun) finds ranks only from the latest build's window on.
+ */
+export async function settleRanks(conn: DuckDBConnection, date: string): Promise<void> {
+  const cutoff = addDays(date, 1 - RANK_HISTORY_DAYS)
+  await setVariables(conn, { rank_cutoff: { date: cutoff } })
+  const dropped = Number(await queryValue(conn, `select count(*) from st.score_history where rank is not null and score_date < DATE '${cutoff}'`))
+  if (dropped === 0) return
+  const from = await queryValue(conn, `select min(score_date)::varchar from st.score_dates where score_date >= DATE '${cutoff}'`)
+  await conn.run(`set variable ranks_from = ${from === null ? 'null::date' : `DATE '${from}'`}`)
+  await inTransaction(conn, () => runSqlFile(conn, 'state/retain_ranks.sql'))
+  log.info('state.ranks_dropped', { rows: dropped, before: cutoff })
 }
 
 /** Run `work` in one transaction of the state: committed when it returns, rolled back when it throws. */

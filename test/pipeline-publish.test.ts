@@ -10,7 +10,7 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
-import { BUILD_DATE, baseRaw, readParquet, tempDir, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, daysBetween, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 
 const rawDir = writeRaw(tempDir('publish-raw'), baseRaw())
 
@@ -189,6 +189,43 @@ History('history :: a state holding the dense score history (st.scores) is conve
   const b = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: dense, date: BUILD_DATE })
   assert.equal(await queryState(dense, 'select * from st.score_history order by score_date, platform_id'), expected)
   assert.equal(await allRows(b.dir), await allRows(a.dir))
+})
+
+History('history :: ranks are kept for the 30 days ending on the build date; earlier dates keep their scores, unranked', async () => {
+  // the fixture's scans run up to 11-22; nothing new happens on the days after it, so scores carry on unchanged
+  const raw = await writeDailyRaw(tempDir('history-ranks-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2026-12-20', '2026-12-21'])
+  const snapshots = tempDir('history-ranks')
+  const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20', backfillDays: 40 })
+  // what each date's own build scores: the backfill scores each earlier date as a build dated then would
+  const own = async (date: string) => {
+    const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('history-ranks-own'), date })
+    return readParquet(path.join(dir, 'accounts.parquet'), 'select platform_id, platform_score, rank from t where platform_score > 0 order by platform_id')
+  }
+  const served = (dir: string, date: string) =>
+    readParquet(path.join(dir, 'score_history.parquet'), `select platform_id, platform_score, rank from (
+        select * from t where date <= DATE '${date}' qualify row_number() over (partition by platform_id order by date desc) = 1)
+      where platform_score > 0 order by platform_id`)
+  const unranked = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, rank: null }))
+  // 11-20 is 30 days before 12-20: before the window, the score of then without its rank; 11-21 opens the window
+  assert.equal(await served(first.dir, '2026-11-20'), unranked(await own('2026-11-20')))
+  assert.equal(await served(first.dir, '2026-11-21'), await own('2026-11-21'))
+  assert.ok((await served(first.dir, '2026-11-20')).length > 0, 'accounts scored before the window')
+
+  // the next night: 11-21 leaves the window, its scores stay; the ranks of every date still in the window stay
+  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' })
+  for (const date of ['2026-11-15', '2026-11-20', '2026-11-21']) {
+    assert.equal(await served(next.dir, date), unranked(await served(first.dir, date)), date)
+  }
+  for (const date of ['2026-11-22', '2026-12-01', '2026-12-20']) assert.equal(await served(next.dir, date), await served(first.dir, date), date)
+  // the state holds no rank before the window and no row that repeats the score of the row before it
+  const [{ ranked, repeated }] = await queryState(snapshots, `
+    with h as (select *, lag(platform_score) over (partition by platform_id order by score_date) as before from st.score_history)
+    select count(*) filter (where rank is not null and score_date < DATE '2026-11-22') as ranked,
+      count(*) filter (where score_date < DATE '2026-11-22' and before = platform_score) as repeated from h`)
+  assert.equal([ranked, repeated], ['0', '0'])
+  // a rerun of the night gives the same rows
+  const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' })
+  assert.equal(await readParquet(path.join(again.dir, 'score_history.parquet')), await readParquet(path.join(next.dir, 'score_history.parquet')))
 })
 
 Publish.run()
