@@ -58,14 +58,20 @@ async function rewind(conn: DuckDBConnection, date: string): Promise<void> {
 export const RANK_HISTORY_DAYS = 30
 
 /**
- * Before a build of `date` reads the state: drop the ranks of the score history's rows dated before the build's rank
- * window (RANK_HISTORY_DAYS ending on `date`; sql/state/retain_ranks.sql), in one transaction of its own, and set
- * `rank_cutoff`, which also leaves unranked the scores this build computes for earlier dates. Every score stays. A
- * later build of an earlier day (a rerun) finds ranks only from the latest build's window on.
+ * The first date of the rank window of a build of `date` (RANK_HISTORY_DAYS ending on it), set as `rank_cutoff`
+ * before the build writes any score: the scores it computes for earlier dates are stored unranked.
  */
-export async function settleRanks(conn: DuckDBConnection, date: string): Promise<void> {
-  const cutoff = addDays(date, 1 - RANK_HISTORY_DAYS)
-  await setVariables(conn, { rank_cutoff: { date: cutoff } })
+export async function setRankCutoff(conn: DuckDBConnection, date: string): Promise<void> {
+  await setVariables(conn, { rank_cutoff: { date: addDays(date, 1 - RANK_HISTORY_DAYS) } })
+}
+
+/**
+ * Once the build's input is checked, before the models read the state: drop the ranks of the score history's rows
+ * dated before `rank_cutoff` (sql/state/retain_ranks.sql), in one transaction of its own. Every score stays. A later
+ * build of an earlier day (a rerun) finds ranks only from the latest build's window on.
+ */
+export async function settleRanks(conn: DuckDBConnection): Promise<void> {
+  const cutoff = String(await queryValue(conn, `select getvariable('rank_cutoff')::varchar`))
   const dropped = Number(await queryValue(conn, `select count(*) from st.score_history where rank is not null and score_date < DATE '${cutoff}'`))
   if (dropped === 0) return
   const from = await queryValue(conn, `select min(score_date)::varchar from st.score_dates where score_date >= DATE '${cutoff}'`)

@@ -211,6 +211,18 @@ History('history :: ranks are kept for the 30 days ending on the build date; ear
   assert.equal(await served(first.dir, '2026-11-21'), await own('2026-11-21'))
   assert.ok((await served(first.dir, '2026-11-20')).length > 0, 'accounts scored before the window')
 
+  // a night refused for its raw input drops nothing
+  const scans = path.join(raw, '2026-12-21', 'follow_scans.parquet')
+  const good = fs.readFileSync(scans)
+  fs.writeFileSync(scans, good.subarray(0, 40))
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' }).then(
+    () => assert.unreachable('a truncated raw file fails the build'),
+    (error) => assert.match(String(error), /follow_scans\.parquet/),
+  )
+  const [{ kept }] = await queryState(snapshots, `select count(*) as kept from st.score_history where score_date = DATE '2026-11-21' and rank is not null`)
+  assert.ok(Number(kept) > 0, 'the ranks of 11-21 are still there')
+  fs.writeFileSync(scans, good)
+
   // the next night: 11-21 leaves the window, its scores stay; the ranks of every date still in the window stay
   const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' })
   for (const date of ['2026-11-15', '2026-11-20', '2026-11-21']) {
