@@ -11,7 +11,7 @@ export default defineOperation({
   name: 'get_score_history',
   groups: ['Scores', 'History'],
   summary:
-    'Daily stored scores within a period ending today (UTC), newest first; days without a stored score (or with score 0) are skipped.',
+    'Daily stored scores within a period ending today (UTC), newest first; days without a stored score (or with score 0) are skipped. Scores are kept 365 days, ranks 30 (`rank` is null on earlier days).',
   parameters: [...accountParameters('fallback'), periodParameter, ...pageParameters('get_score_history')],
   response: envelope(
     'score_history',
