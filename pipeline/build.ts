@@ -4,10 +4,10 @@
  *
  * Order: lock → remove what killed builds left → attach the state, settle a day left unpublished → plan (a night on
  * the day before's state, with missed raw days replayed first, or a fold of every raw day from scratch) → validate
- * the raw folders → drop the score history's ranks before the rank window → staging → fold the day into the follow
- * runs → (backfill: score earlier dates) → score → intermediate → marts → audits → Parquet, serving columns and
- * manifest in a temp folder → commit the state's day (unpublished) → rename → mark published, swap current → keep
- * the last N → prune folded lookup files (and, when asked, ingested raw day folders).
+ * the raw folders → staging → fold the day into the follow runs → (backfill: score earlier dates) → score →
+ * intermediate → marts → audits → Parquet, serving columns and manifest in a temp folder → commit the state's day
+ * (unpublished) → rename → mark published, swap current → keep the last N → prune folded lookup files (and, when
+ * asked, ingested raw day folders).
  *
  * @example await buildSnapshot({ rawDir: 'raw', snapshotsDir: 'snapshots', date: '2026-11-22' })
  */
@@ -29,7 +29,7 @@ import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
-  guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, settleRanks, stateDays,
+  guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
   acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -212,7 +212,6 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
 
   const inputs = inputsFor(layout, opts.date, plan.mode)
   rawFiles.push(...(await validateAll(db, inputs.checked)))
-  await settleRanks(conn)
   await prepareDay(conn, inputs, opts.date)
   const lookups = lookupFiles(opts.lookupsDir, await foldedLookupFiles(conn))
   await conn.run(

@@ -21,7 +21,10 @@ export interface RawFile {
   ranges?: Record<string, Range>
   /** columns whose every value is a key of another file of the folder: column → [file, its key column] */
   references?: Record<string, [string, string]>
-  /** handle columns: never empty or blank (an account's handle is how the API finds it and shows it) */
+  /**
+   * handle columns: never empty or blank (only white space or invisible characters): an account's handle is how the
+   * API finds it and shows it
+   */
   handles?: string[]
 }
 

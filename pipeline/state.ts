@@ -54,30 +54,29 @@ async function rewind(conn: DuckDBConnection, date: string): Promise<void> {
   await runSqlFile(conn, 'state/rewind.sql')
 }
 
-/** Days whose ranks the score history keeps: a snapshot shows ranks for this many days ending on its date. */
+/** Days a snapshot shows ranks for, ending on its date (the score_history mart leaves earlier rows unranked). */
 export const RANK_HISTORY_DAYS = 30
-
 /**
- * The first date of the rank window of a build of `date` (RANK_HISTORY_DAYS ending on it), set as `rank_cutoff`
- * before the build writes any score: the scores it computes for earlier dates are stored unranked.
+ * Days the state keeps ranks for, ending on its last day: a snapshot's window, and as many days again, so that a
+ * rerun of any of the last RANK_HISTORY_DAYS days finds every rank its window shows.
  */
+export const RANK_KEPT_DAYS = 2 * RANK_HISTORY_DAYS
+
+/** The first date of the rank window of a snapshot of `date`, set as `rank_cutoff` for the score_history mart. */
 export async function setRankCutoff(conn: DuckDBConnection, date: string): Promise<void> {
   await setVariables(conn, { rank_cutoff: { date: addDays(date, 1 - RANK_HISTORY_DAYS) } })
 }
 
 /**
- * Once the build's input is checked, before the models read the state: drop the ranks of the score history's rows
- * dated before `rank_cutoff` (sql/state/retain_ranks.sql), in one transaction of its own. Every score stays. A later
- * build of an earlier day (a rerun) finds ranks only from the latest build's window on.
+ * Within the commit of `date`: drop the ranks of the state's score history before its last RANK_KEPT_DAYS days
+ * (sql/state/retain_ranks.sql; every score stays).
  */
-export async function settleRanks(conn: DuckDBConnection): Promise<void> {
-  const cutoff = String(await queryValue(conn, `select getvariable('rank_cutoff')::varchar`))
-  const dropped = Number(await queryValue(conn, `select count(*) from st.score_history where rank is not null and score_date < DATE '${cutoff}'`))
-  if (dropped === 0) return
+async function retainRanks(conn: DuckDBConnection, date: string): Promise<void> {
+  const cutoff = addDays(date, 1 - RANK_KEPT_DAYS)
   const from = await queryValue(conn, `select min(score_date)::varchar from st.score_dates where score_date >= DATE '${cutoff}'`)
-  await conn.run(`set variable ranks_from = ${from === null ? 'null::date' : `DATE '${from}'`}`)
-  await inTransaction(conn, () => runSqlFile(conn, 'state/retain_ranks.sql'))
-  log.info('state.ranks_dropped', { rows: dropped, before: cutoff })
+  await setVariables(conn, { ranks_kept_from: { date: cutoff } })
+  await conn.run(`set variable ranks_anchor = ${from === null ? 'null::date' : `DATE '${from}'`}`)
+  await runSqlFile(conn, 'state/retain_ranks.sql')
 }
 
 /** Run `work` in one transaction of the state: committed when it returns, rolled back when it throws. */
@@ -125,6 +124,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
       await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)
+      await retainRanks(conn, c.date)
     }
     if (c.foldLookups.length > 0) {
       const files = `[${c.foldLookups.map(sqlString).join(', ')}]`
@@ -281,7 +281,9 @@ export async function guardFoldFromScratch(
   opts: { snapshotsDir: string; stateDir: string; date: string; rebuild?: boolean; discardMissing?: boolean },
 ): Promise<void> {
   if (layout.kind === 'single') {
-    const folded = [...(await foldedRawDays(conn))].sort()
+    // the day folders folded (a state from before raw_days was kept: its nights, which only day folders make)
+    const nights = (await stateDays(conn)).filter((d) => d.kind !== 'import').map((d) => d.day)
+    const folded = [...new Set([...(await foldedRawDays(conn)), ...nights])].sort()
     if (folded.length > 0 && !opts.rebuild) {
       throw new Error(
         `${layout.root} is in the single-folder layout (the one-time import of history), and the pipeline state already ` +

@@ -136,7 +136,8 @@ function columnRules(spec: RawFile): RowRule[] {
     rules.push({ where, reason })
   }
   for (const column of spec.handles ?? []) {
-    rules.push({ where: `trim(${column}) = ''`, reason: `${sqlString(`empty ${column} "`)} || ${column} || '"'` })
+    // blank: nothing but white space, separators and invisible format characters (a zero-width space)
+    rules.push({ where: `regexp_full_match(${column}, '[\\s\\p{Z}\\p{Cf}]*')`, reason: `${sqlString(`empty ${column} "`)} || ${column} || '"'` })
   }
   return rules
 }

@@ -209,6 +209,8 @@ Raw('raw :: an empty or blank handle of a full record, a friend or a rename name
     ['account', (r) => { r['accounts.parquet'][2][1] = '' }, 'accounts.parquet', 3, /empty username ""/],
     ['friend', (r) => { r['friends.parquet'][1][1] = '   ' }, 'friends.parquet', 2, /empty username "   "/],
     ['rename', (r) => { r['previous_usernames.parquet'][0][1] = '' }, 'previous_usernames.parquet', 1, /empty username ""/],
+    ['tab', (r) => { r['accounts.parquet'][4][1] = '\t' }, 'accounts.parquet', 5, /empty username "\t"/],
+    ['zero-width space', (r) => { r['accounts.parquet'][5][1] = '\u200b\n' }, 'accounts.parquet', 6, /empty username/],
   ])
 })
 

@@ -191,11 +191,11 @@ History('history :: a state holding the dense score history (st.scores) is conve
   assert.equal(await allRows(b.dir), await allRows(a.dir))
 })
 
-History('history :: ranks are kept for the 30 days ending on the build date; earlier dates keep their scores, unranked', async () => {
+History('history :: snapshots show ranks for the 30 days ending on their date; the state keeps them 60, every score always', async () => {
   // the fixture's scans run up to 11-22; nothing new happens on the days after it, so scores carry on unchanged
-  const raw = await writeDailyRaw(tempDir('history-ranks-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2026-12-20', '2026-12-21'])
+  const raw = await writeDailyRaw(tempDir('history-ranks-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2027-01-15', '2027-01-16'])
   const snapshots = tempDir('history-ranks')
-  const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20', backfillDays: 40 })
+  const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15', backfillDays: 70 })
   // what each date's own build scores: the backfill scores each earlier date as a build dated then would
   const own = async (date: string) => {
     const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('history-ranks-own'), date })
@@ -206,38 +206,43 @@ History('history :: ranks are kept for the 30 days ending on the build date; ear
         select * from t where date <= DATE '${date}' qualify row_number() over (partition by platform_id order by date desc) = 1)
       where platform_score > 0 order by platform_id`)
   const unranked = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, rank: null }))
-  // 11-20 is 30 days before 12-20: before the window, the score of then without its rank; 11-21 opens the window
-  assert.equal(await served(first.dir, '2026-11-20'), unranked(await own('2026-11-20')))
-  assert.equal(await served(first.dir, '2026-11-21'), await own('2026-11-21'))
-  assert.ok((await served(first.dir, '2026-11-20')).length > 0, 'accounts scored before the window')
+  // 12-16 is 30 days before 01-15: before the window, the score of then without its rank; 12-17 opens the window
+  assert.equal(await served(first.dir, '2026-12-16'), unranked(await own('2026-12-16')))
+  assert.equal(await served(first.dir, '2026-12-17'), await own('2026-12-17'))
+  assert.equal(await served(first.dir, '2026-11-12'), unranked(await own('2026-11-12')))
+  assert.ok((await served(first.dir, '2026-11-12')).length > 0, 'accounts scored long before the window')
 
   // a night refused for its raw input drops nothing
-  const scans = path.join(raw, '2026-12-21', 'follow_scans.parquet')
+  const scans = path.join(raw, '2027-01-16', 'follow_scans.parquet')
   const good = fs.readFileSync(scans)
+  const stateRows = () => queryState(snapshots, 'select * from st.score_history order by score_date, platform_id')
+  const before = await stateRows()
   fs.writeFileSync(scans, good.subarray(0, 40))
-  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' }).then(
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' }).then(
     () => assert.unreachable('a truncated raw file fails the build'),
     (error) => assert.match(String(error), /follow_scans\.parquet/),
   )
-  const [{ kept }] = await queryState(snapshots, `select count(*) as kept from st.score_history where score_date = DATE '2026-11-21' and rank is not null`)
-  assert.ok(Number(kept) > 0, 'the ranks of 11-21 are still there')
+  assert.equal(await stateRows(), before)
   fs.writeFileSync(scans, good)
 
-  // the next night: 11-21 leaves the window, its scores stay; the ranks of every date still in the window stay
-  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' })
-  for (const date of ['2026-11-15', '2026-11-20', '2026-11-21']) {
+  // the next night: 12-17 leaves the window, its scores stay; the ranks of every date still in the window stay
+  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' })
+  for (const date of ['2026-11-15', '2026-12-16', '2026-12-17']) {
     assert.equal(await served(next.dir, date), unranked(await served(first.dir, date)), date)
   }
-  for (const date of ['2026-11-22', '2026-12-01', '2026-12-20']) assert.equal(await served(next.dir, date), await served(first.dir, date), date)
-  // the state holds no rank before the window and no row that repeats the score of the row before it
+  for (const date of ['2026-12-18', '2027-01-01', '2027-01-15']) assert.equal(await served(next.dir, date), await served(first.dir, date), date)
+  // the state holds no rank before its last 60 days and no row that repeats the score of the row before it there
   const [{ ranked, repeated }] = await queryState(snapshots, `
     with h as (select *, lag(platform_score) over (partition by platform_id order by score_date) as before from st.score_history)
-    select count(*) filter (where rank is not null and score_date < DATE '2026-11-22') as ranked,
-      count(*) filter (where score_date < DATE '2026-11-22' and before = platform_score) as repeated from h`)
+    select count(*) filter (where rank is not null and score_date < DATE '2026-11-18') as ranked,
+      count(*) filter (where score_date < DATE '2026-11-18' and before = platform_score) as repeated from h`)
   assert.equal([ranked, repeated], ['0', '0'])
-  // a rerun of the night gives the same rows
-  const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' })
-  assert.equal(await readParquet(path.join(again.dir, 'score_history.parquet')), await readParquet(path.join(next.dir, 'score_history.parquet')))
+  // a rerun of the night, and of the night before, give the same rows
+  const history = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
+  const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' })
+  assert.equal(await history(again.dir), await history(next.dir))
+  const earlier = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15' })
+  assert.equal(await history(earlier.dir), await history(first.dir))
 })
 
 Publish.run()

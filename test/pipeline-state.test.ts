@@ -316,6 +316,17 @@ State('history :: a fold from scratch that would lose history is refused: a dele
     () => buildSnapshot({ rawDir: single, snapshotsDir: snapshots, date: DAYS[3] }),
     new RegExp(`single-folder layout .* already holds 3 day\\(s\\) folded from day folders \\(${DAYS[0]} … ${DAYS[2]}\\)`),
   )
+  // the same for a state written before raw_days was kept: its nights were folded from day folders
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const instance = await DuckDBInstance.create(path.join(snapshots, 'state', 'state.duckdb'))
+  const conn = await instance.connect()
+  await conn.run('delete from raw_days')
+  conn.closeSync()
+  instance.closeSync()
+  await expectRefused(
+    () => buildSnapshot({ rawDir: single, snapshotsDir: snapshots, date: DAYS[3] }),
+    new RegExp(`single-folder layout .* already holds 2 day\\(s\\) folded from day folders \\(${DAYS[1]} … ${DAYS[2]}\\)`),
+  )
   // the operator's explicit choice goes ahead
   const rebuilt = await prune(DAYS[3], { rebuild: true, discardMissing: true })
   assert.is(rebuilt.manifest.state.mode, 'import')

@@ -1,7 +1,6 @@
 -- Write the scores of the dates this build scored (int_score_rows: every account, consecutive dates ending on the
 -- build date) into the sparse score history: a row where an account's score or rank differs from the day before
--- (from the state's last row before the first of those dates); dates before the build's rank window (rank_cutoff,
--- sql/state/retain_ranks.sql) are stored unranked. The caller has removed the rows of those dates and
+-- (from the state's last row before the first of those dates). The caller has removed the rows of those dates and
 -- later, within the same transaction.
 insert into st.score_history
 with first_date as (select min(score_date) as first from int_score_rows),
@@ -12,9 +11,7 @@ before as (
   qualify row_number() over (partition by h.platform_id order by h.score_date desc) = 1
 ),
 scored as (
-  select score_date, platform_id, platform_score,
-    if(platform_score > 0 and score_date >= getvariable('rank_cutoff'), rank, null) as rank
-  from int_score_rows
+  select score_date, platform_id, platform_score, if(platform_score > 0, rank, null) as rank from int_score_rows
 ),
 -- an account scored before and missing from a scored date (no longer known) has score 0 that day
 known as (
