@@ -47,6 +47,16 @@ async function queryState(snapshotsDir: string, sql: string) {
   }
 }
 
+/** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
+async function forgetRawDays(snapshotsDir: string) {
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const instance = await DuckDBInstance.create(path.join(snapshotsDir, 'state', 'state.duckdb'))
+  const conn = await instance.connect()
+  await conn.run('delete from raw_days')
+  conn.closeSync()
+  instance.closeSync()
+}
+
 /** A build that must fail before it publishes, with `message` in its error. */
 async function assertRefused(build: () => Promise<unknown>, message: string | RegExp) {
   try {
@@ -275,12 +285,7 @@ State('late :: a state written before raw_days was kept takes the days it holds 
   const snapshots = tempDir('state-seed')
   for (const date of DAYS.slice(0, 3)) await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date, pruneRaw: true })
   assert.equal(fs.readdirSync(raw), DAYS.slice(2, 4))
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const instance = await DuckDBInstance.create(path.join(snapshots, 'state', 'state.duckdb'))
-  const conn = await instance.connect()
-  await conn.run('delete from raw_days')
-  conn.closeSync()
-  instance.closeSync()
+  await forgetRawDays(snapshots)
   // a pruned day the state holds scans of still counts as folded and gone: a rebuild without it is refused
   await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], rebuild: true }), `(${DAYS[0]} … `)
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: DAYS[3], pruneRaw: true })
@@ -317,12 +322,7 @@ State('history :: a fold from scratch that would lose history is refused: a dele
     new RegExp(`single-folder layout .* already holds 3 day\\(s\\) folded from day folders \\(${DAYS[0]} … ${DAYS[2]}\\)`),
   )
   // the same for a state written before raw_days was kept: its nights were folded from day folders
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const instance = await DuckDBInstance.create(path.join(snapshots, 'state', 'state.duckdb'))
-  const conn = await instance.connect()
-  await conn.run('delete from raw_days')
-  conn.closeSync()
-  instance.closeSync()
+  await forgetRawDays(snapshots)
   await expectRefused(
     () => buildSnapshot({ rawDir: single, snapshotsDir: snapshots, date: DAYS[3] }),
     new RegExp(`single-folder layout .* already holds 2 day\\(s\\) folded from day folders \\(${DAYS[1]} … ${DAYS[2]}\\)`),
