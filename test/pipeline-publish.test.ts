@@ -11,6 +11,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
 import { BUILD_DATE, baseRaw, daysBetween, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
+import { buildKilledAt } from './_killed-build.ts'
 
 const rawDir = writeRaw(tempDir('publish-raw'), baseRaw())
 
@@ -243,6 +244,22 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
   assert.equal(await history(again.dir), await history(next.dir))
   const earlier = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15' })
   assert.equal(await history(earlier.dir), await history(first.dir))
+})
+
+History('history :: a build killed after its commit keeps the ranks of the window current serves: a rerun gives its rows again', async () => {
+  const raw = await writeDailyRaw(tempDir('history-kill-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2026-12-20', '2026-12-21'])
+  const snapshots = tempDir('history-kill')
+  const served = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20', backfillDays: 40 })
+  // the build of 12-21 is killed the moment its day is committed to the state, before it publishes
+  const child = buildKilledAt({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' }, '"step":"commit_state"')
+  assert.is(child.signal, 'SIGKILL', child.stderr)
+  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), served.snapshotId)
+  // 11-21 opens the window of the 12-20 snapshot that current serves
+  const [{ ranked }] = await queryState(snapshots, `select count(*) as ranked from st.score_history where score_date = DATE '2026-11-21' and rank is not null`)
+  assert.ok(Number(ranked) > 0, 'the ranks of 11-21 are still in the state')
+  const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20' })
+  const rows = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
+  assert.equal(await rows(again.dir), await rows(served.dir))
 })
 
 Publish.run()

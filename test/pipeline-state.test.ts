@@ -6,13 +6,12 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
 import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { buildKilledAt } from './_killed-build.ts'
 
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
 const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
@@ -132,25 +131,13 @@ State('gap :: a missing raw day keeps the state of the accounts it would have sc
   assert.equal(followers.map((f) => f.follower_id), [id(5)])
 })
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-
 State('killed :: a build killed after committing its day and before publishing leaves state and current as they were', async () => {
   const raw = await daily
   const snapshots = tempDir('state-killed')
   const before = await nights(raw, snapshots, DAYS.slice(0, 3))
   const date = DAYS[3]
   // killed the moment the build logs that the state's day is committed, before the folder is renamed and published
-  const code = `
-    import { buildSnapshot } from ${JSON.stringify(path.join(here, '..', 'pipeline', 'build.ts'))}
-    const write = process.stderr.write.bind(process.stderr)
-    process.stderr.write = (chunk, ...rest) => {
-      if (String(chunk).includes('"step":"commit_state"')) process.kill(process.pid, 'SIGKILL')
-      return write(chunk, ...rest)
-    }
-    await buildSnapshot({ rawDir: ${JSON.stringify(raw)}, snapshotsDir: ${JSON.stringify(snapshots)}, date: '${date}' })`
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' },
-  })
+  const child = buildKilledAt({ rawDir: raw, snapshotsDir: snapshots, date }, '"step":"commit_state"')
   assert.is(child.signal, 'SIGKILL', child.stderr)
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
   // the day is in the state file, unpublished; the next build rewinds it and builds it again
