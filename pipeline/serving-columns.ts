@@ -70,9 +70,16 @@ class ServingWriter {
   appendBytes(name: string, type: ColumnType, array: AnyArray): void {
     const column = (this.columns[name] ??= { type, length: 0 })
     if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
+    const file = path.join(this.dir, `${name}.bin`)
     let fd = this.files.get(name)
-    if (fd === undefined) this.files.set(name, (fd = fs.openSync(path.join(this.dir, `${name}.bin`), 'a')))
-    fs.writeSync(fd, new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'a')))
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
+    try {
+      // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written
+      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done)
+    } catch (error) {
+      throw new Error(`writing ${file}: ${(error as Error).message}`, { cause: error })
+    }
     column.length += array.length
   }
 
@@ -97,6 +104,8 @@ async function writeColumns(
   order = '',
 ): Promise<void> {
   const entries = Object.entries(columns)
+  // every column exists, an empty table's too (a first night has no follow events yet)
+  for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
   const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
@@ -120,6 +129,7 @@ const TEXT_GROUP_ROWS = 16_384
 async function writeText(conn: DuckDBConnection, out: ServingWriter, name: string, source: string, expression: string, dense: string, nullable: boolean): Promise<void> {
   let total = 0
   out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
+  out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
   const result = await conn.stream(
     `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
             encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),

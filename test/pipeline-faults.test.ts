@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
+import { loadSnapshot } from '../server/snapshot/load.ts'
 import { BUILD_DATE, baseRaw, id, readParquet, tempDir, writeDailyRaw, type RawRows } from './_fixtures.ts'
 
 const DAY = BUILD_DATE
@@ -50,6 +51,60 @@ Faults('spills :: a build spills on the snapshots\' disk, not into the OS temp f
   assert.equal(fs.readdirSync(osTemp), [])
   assert.is(seen.size, 1)
   assert.not.ok(fs.readdirSync(snapshots).some((name) => name.startsWith('.tmp-')))
+})
+
+Faults('first night :: a snapshot with no follow events and no tweets yet loads: every serving column exists, empty', async () => {
+  const rows = baseRaw()
+  rows['tweets.parquet'] = []
+  const rawDir = await writeDailyRaw(tempDir('faults-first-raw'), rows, [DAY])
+  const built = await buildSnapshot({ rawDir, snapshotsDir: tempDir('faults-first'), date: DAY })
+  assert.equal(await readParquet(path.join(built.dir, 'friendship_followed.parquet'), 'select count(*)::integer as n from t'), [{ n: 0 }])
+  assert.equal(await readParquet(path.join(built.dir, 'tweets.parquet'), 'select count(*)::integer as n from t'), [{ n: 0 }])
+  const snapshot = await loadSnapshot(built.dir)
+  assert.ok(snapshot.accounts.count > 0)
+  assert.is(snapshot.tweets.text.length, 0)
+})
+
+Faults('disk :: a serving column write that takes fewer bytes is completed; one that fails names its file', async () => {
+  const snapshots = tempDir('faults-disk')
+  const rawDir = await raw()
+  const write = fs.writeSync
+  // writes into the snapshot's serving columns (the file behind the descriptor, as Linux shows it)
+  const intoFile = (fd: number, buffer: unknown) => buffer instanceof Uint8Array && /\/serving\/[^/]+\.bin$/.test(fs.readlinkSync(`/proc/self/fd/${fd}`))
+  const replace = (writeSync: (fd: number, buffer: Uint8Array, offset?: number) => number) => {
+    ;(fs as { writeSync: unknown }).writeSync = (fd: number, buffer: Uint8Array, offset = 0, ...rest: unknown[]) =>
+      intoFile(fd, buffer) ? writeSync(fd, buffer, offset) : (write as (...args: unknown[]) => number)(fd, buffer, offset, ...rest)
+  }
+  // every write into a column takes at most half of what it is given
+  let short = 0
+  replace((fd, buffer, offset = 0) => {
+    const length = buffer.byteLength - offset
+    if (length > 1) short++
+    return write(fd, buffer, offset, Math.ceil(length / 2))
+  })
+  let built
+  try {
+    built = await buildSnapshot({ rawDir, snapshotsDir: snapshots, date: DAY })
+  } finally {
+    fs.writeSync = write
+  }
+  assert.ok(short > 0)
+  const snapshot = await loadSnapshot(built.dir)
+  assert.is(snapshot.accounts.count, (await readParquet(path.join(built.dir, 'accounts.parquet'))).length)
+
+  // a disk that fills up while the columns are written fails the build naming the file, and current stays
+  replace(() => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+  })
+  try {
+    await buildSnapshot({ rawDir, snapshotsDir: snapshots, date: DAY })
+    assert.unreachable('the build should fail')
+  } catch (error) {
+    assert.match(String(error), /writing .*\.tmp-.*serving.*\.bin: ENOSPC/)
+  } finally {
+    fs.writeSync = write
+  }
+  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), built.snapshotId)
 })
 
 Faults('killed before publishing :: complete-looking unpublished folders are removed and never count toward keep', async () => {
