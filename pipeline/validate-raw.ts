@@ -201,23 +201,24 @@ async function checkReferences(conn: DuckDBConnection, folder: RawFolder): Promi
   }
 }
 
-/** Every scan (up to `until`) is of an account of the folder's accounts: else file, row and account_id. */
+/**
+ * Every follow scan and follower count (up to `until`) is of an account of the folder's accounts: else file, row and
+ * account_id.
+ */
 async function checkScannedAccounts(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
   const file = (name: string) => sqlString(path.join(folder.dir, name))
-  const [bad] = await queryRows(
-    conn,
-    `select s.file_row_number, s.account_id::varchar as id
-     from read_parquet(${file('follow_scans.parquet')}, file_row_number = true) s
-     anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = s.account_id
-     where s.scan_date <= DATE '${folder.until}'
-     order by s.file_row_number limit 1`,
-  )
-  if (bad) {
-    throw new RawInputError(
-      `${folder.prefix}follow_scans.parquet`,
-      `unknown scanned account_id ${bad.id} (not in accounts.parquet)`,
-      Number(bad.file_row_number) + 1,
+  for (const scans of ['follow_scans.parquet', 'follower_counts.parquet']) {
+    const [bad] = await queryRows(
+      conn,
+      `select s.file_row_number, s.account_id::varchar as id
+       from read_parquet(${file(scans)}, file_row_number = true) s
+       anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = s.account_id
+       where s.scan_date <= DATE '${folder.until}'
+       order by s.file_row_number limit 1`,
     )
+    if (bad) {
+      throw new RawInputError(`${folder.prefix}${scans}`, `unknown scanned account_id ${bad.id} (not in accounts.parquet)`, Number(bad.file_row_number) + 1)
+    }
   }
 }
 

@@ -223,6 +223,14 @@ Raw('raw :: a scan of an account that is not in accounts.parquet names the scan 
   await expectRejected(dir, { file: 'follow_scans.parquet', row: 20, reason: new RegExp(`scanned account_id ${id(13)}.*not in accounts\\.parquet`) })
 })
 
+Raw('raw :: a follower count of an account that is not in accounts.parquet names the count file, row and id', async () => {
+  const dir = await rawWith((rows) => {
+    rows['follower_counts.parquet'].push(['2026-11-12', id(77), 10])
+  })
+  const row = baseRaw()['follower_counts.parquet'].length + 1
+  await expectRejected(dir, { file: 'follower_counts.parquet', row, reason: new RegExp(`scanned account_id ${id(77)}.*not in accounts\\.parquet`) })
+})
+
 Raw('raw :: a label id its reference table does not define names the label file, row and id', async () => {
   // docs/raw-data.md: category and tag ids of the assignments, and tag categories of the tags, are defined
   const cases: [string, (rows: RawRows) => void, number, RegExp][] = [
