@@ -46,6 +46,19 @@ async function queryState(snapshotsDir: string, sql: string) {
   }
 }
 
+/**
+ * Nights 11-13 to 11-18 built without the folder of 11-15, which then arrives late; 11-17 never comes (a gap night
+ * after the late day). `delivered`: the folders an on-time crawler would have written by 11-19.
+ */
+async function lateDelivery(name: string) {
+  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
+  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
+  const snapshots = tempDir(name)
+  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  return { delivered, raw, snapshots }
+}
+
 /** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
 async function forgetRawDays(snapshotsDir: string) {
   const { DuckDBInstance } = await import('@duckdb/node-api')
@@ -180,12 +193,7 @@ State('retention :: pruning raw days keeps the newest folder on or before the da
 })
 
 State('late :: a day folder delivered after its day was built as a gap is folded by the next night, as if on time', async () => {
-  // 11-15 comes late; 11-17 never comes (a gap night after the late day)
-  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
-  const raw = await writeDailyRaw(tempDir('state-late-raw'), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
-  const snapshots = tempDir('state-late')
-  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
-  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  const { delivered, raw, snapshots } = await lateDelivery('state-late')
   // the state goes back to the end of 11-14: 11-15 to 11-18 are replayed (11-17 as the gap it was) before 11-19
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   assert.is(night.manifest.state.rewound_to, '2026-11-15')
@@ -200,11 +208,7 @@ State('late :: a day folder delivered after its day was built as a gap is folded
 })
 
 State('late :: a replay stopped half-way by a bad folder goes on once the folder is mended, gap days included', async () => {
-  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
-  const raw = await writeDailyRaw(tempDir('state-halfway-raw'), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
-  const snapshots = tempDir('state-halfway')
-  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
-  await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
+  const { delivered, raw, snapshots } = await lateDelivery('state-halfway')
   const scans = path.join(raw, '2026-11-16', 'follow_scans.parquet')
   fs.renameSync(scans, `${scans}.away`)
   await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' }), '2026-11-16/follow_scans.parquet')
