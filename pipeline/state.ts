@@ -23,7 +23,10 @@ export function defaultStateDir(snapshotsDir: string): string {
   return path.join(path.resolve(snapshotsDir), 'state')
 }
 
-/** Attach (creating when absent) the state database as `st`; a state with a dense score history is made sparse. */
+/**
+ * Attach (creating when absent) the state database as `st`; a state written by an earlier version is brought up to
+ * date (a dense score history made sparse, superseded tweet deliveries marked).
+ */
 export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
   fs.mkdirSync(stateDir, { recursive: true })
   await conn.run(`attach ${sqlString(path.join(path.resolve(stateDir), STATE_FILE))} as st`)
@@ -32,6 +35,11 @@ export async function attachState(conn: DuckDBConnection, stateDir: string): Pro
   if (Number(dense) > 0) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_dense_scores.sql'))
     log.info('state.migrated', { table: 'score_history', from: 'scores' })
+  }
+  const marked = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'tweets' and column_name = 'superseded_on'`)
+  if (Number(marked) === 0) {
+    await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_deliveries.sql'))
+    log.info('state.migrated', { table: 'tweets', column: 'superseded_on' })
   }
 }
 

@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { buildKilledAt } from './_killed-build.ts'
 
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
@@ -59,15 +59,18 @@ async function lateDelivery(name: string) {
   return { delivered, raw, snapshots }
 }
 
-/** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
-async function forgetRawDays(snapshotsDir: string) {
+/** Change the state of `snapshotsDir` with `sql` (to make it one an earlier version wrote). */
+async function alterState(snapshotsDir: string, sql: string) {
   const { DuckDBInstance } = await import('@duckdb/node-api')
   const instance = await DuckDBInstance.create(path.join(snapshotsDir, 'state', 'state.duckdb'))
   const conn = await instance.connect()
-  await conn.run('delete from raw_days')
+  await conn.run(sql)
   conn.closeSync()
   instance.closeSync()
 }
+
+/** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
+const forgetRawDays = (snapshotsDir: string) => alterState(snapshotsDir, 'delete from raw_days')
 
 /** A build that must fail before it publishes, with `message` in its error. */
 async function assertRefused(build: () => Promise<unknown>, message: string | RegExp) {
@@ -344,6 +347,33 @@ State('reference :: an account leaving the monitored set, or a followed account 
   await writeDailyRaw(raw, baseRaw(), ['2026-11-23'])
   const back = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23' })
   assert.ok((await followersOf(back.dir, 4)).includes(id(5)))
+})
+
+State('redelivered :: a tweet delivered again on later days is its latest delivery, through reruns and an older state', async () => {
+  const days = daysBetween('2026-11-19', '2026-11-22')
+  const raw = await writeDailyRaw(tempDir('state-again-raw'), baseRaw(), days)
+  // tweet 503 (created 11-20 with 1 favorite) comes again in the folders of 11-21 and 11-22, its counters grown
+  for (const [day, favorites] of [['2026-11-21', 5], ['2026-11-22', 9]] as const) {
+    const tweets = baseRaw()['tweets.parquet']
+    const again = tweets.find((t) => t[0] === id(503))!.map((v, i) => (i === 5 ? favorites : v))
+    await writeRaw(path.join(raw, day), { 'tweets.parquet': [...tweets.filter((t) => new Date(String(t[2])).toISOString().slice(0, 10) === day), again] })
+  }
+  const favorites = async (dir: string) =>
+    (await readParquet(path.join(dir, 'tweets.parquet'), `select favorites from t where tweet_id = ${id(503)}`)).map((r) => Number(r.favorites))
+  const snapshots = tempDir('state-again')
+  const last = await nights(raw, snapshots, days)
+  assert.equal(await favorites(last.dir), [9])
+  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('state-again-full'), date: days.at(-1)!, rebuild: true, backfillDays: 3 })
+  assertSameMarts(await marts(full.dir), await marts(last.dir))
+  // a rerun of an earlier day serves the delivery of that day; the nights forward, the latest again
+  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })).dir), [1])
+  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })).dir), [5])
+  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: days.at(-1)! })).dir), await marts(last.dir))
+  // a state that keeps every delivery without marking the superseded ones (an earlier version's) is brought up to date
+  await alterState(snapshots, 'alter table tweets drop column superseded_on')
+  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: days.at(-1)! })).dir), await marts(last.dir))
+  assert.equal(await queryState(snapshots, `select superseded_on::varchar as s from st.tweets where tweet_id = ${id(503)} order by ingest_date`),
+    [{ s: '2026-11-21' }, { s: '2026-11-22' }, { s: null }])
 })
 
 State.run()

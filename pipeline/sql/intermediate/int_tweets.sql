@@ -1,14 +1,15 @@
 -- One row per stored tweet created before the end of build_date (UTC), with its display text (stg_tweets): the
--- state's tweets plus the days this build folds; a tweet delivered on several days is its latest delivery.
+-- state's tweets (each its latest delivery) and the days this build folds; a tweet delivered on several days is its
+-- latest delivery.
 create or replace table int_tweets as
-with delivered as (
-  select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids
-  from state_tweets
-  union all
-  select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids
+with folded as (
+  select tweet_id, author_id, created_at, favorites, retweets, replies, views, mentioned_ids, text
   from stg_tweets
+  qualify row_number() over (partition by tweet_id order by ingest_date desc) = 1
 )
 select tweet_id, author_id, created_at, favorites, retweets, replies, views, mentioned_ids, text
-from delivered
-where created_at < cast(getvariable('build_date') + 1 as timestamptz)
-qualify row_number() over (partition by tweet_id order by ingest_date desc) = 1;
+from state_tweets s
+anti join folded f on f.tweet_id = s.tweet_id
+where s.created_at < cast(getvariable('build_date') + 1 as timestamptz)
+union all
+select * from folded;

@@ -12,5 +12,13 @@ select scan_date, source_id, scanned_at, following_count from int_day_scans orde
 insert into st.follower_counts
 select scan_date, platform_id, followers_count from stg_follower_counts order by scan_date, platform_id;
 insert into st.tweets
-select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids
+select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids, null
 from stg_tweets order by ingest_date, tweet_id;
+-- every delivery of a tweet this fold delivered again points to the one after it
+update st.tweets t set superseded_on = n.next_date
+from (
+  select tweet_id, ingest_date, lead(ingest_date) over (partition by tweet_id order by ingest_date) as next_date
+  from st.tweets where tweet_id in (select tweet_id from stg_tweets)
+) n
+where t.tweet_id = n.tweet_id and t.ingest_date = n.ingest_date and n.next_date is not null
+  and t.superseded_on is distinct from n.next_date;

@@ -13,7 +13,9 @@ select * from st.follow_scans where scan_date < getvariable('state_date') and no
 create or replace view state_follower_counts as
 select * from st.follower_counts where scan_date < getvariable('state_date') and not getvariable('state_rebuild');
 create or replace view state_tweets as
-select * from st.tweets where ingest_date < getvariable('state_date') and not getvariable('state_rebuild');
+select * exclude (superseded_on) from st.tweets
+where ingest_date < getvariable('state_date') and (superseded_on is null or superseded_on >= getvariable('state_date'))
+  and not getvariable('state_rebuild');
 create or replace view state_score_history as
 select * from st.score_history where score_date < getvariable('state_date');
 create or replace view state_score_dates as
