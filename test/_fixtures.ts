@@ -160,7 +160,7 @@ export function daysBetween(first: string, last: string): string[] {
 
 /**
  * Merge a daily raw folder (`YYYY-MM-DD/` day folders) into the single-folder layout: the daily files of every day
- * concatenated, the reference tables of the newest day.
+ * concatenated (a tweet delivered on several days once, its latest delivery), the reference tables of the newest day.
  */
 export async function flattenRaw(dailyDir: string, dir = tempDir('raw-flat')): Promise<string> {
   const days = fs.readdirSync(dailyDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()
@@ -169,7 +169,9 @@ export async function flattenRaw(dailyDir: string, dir = tempDir('raw-flat')): P
   try {
     for (const { file } of RAW_FILES) {
       const sources = DAILY[file] ? days.map((d) => path.join(dailyDir, d, file)) : [path.join(dailyDir, days.at(-1)!, file)]
-      await conn.run(`copy (select * from read_parquet([${sources.map(sqlString).join(', ')}])) to ${sqlString(path.join(dir, file))} (format parquet, compression zstd)`)
+      const latest = file === 'tweets.parquet' ? 'qualify row_number() over (partition by tweet_id order by filename desc) = 1' : ''
+      await conn.run(`copy (select * exclude (filename) from read_parquet([${sources.map(sqlString).join(', ')}], filename = true) ${latest})
+        to ${sqlString(path.join(dir, file))} (format parquet, compression zstd)`)
     }
   } finally {
     conn.closeSync()

@@ -121,7 +121,7 @@ async function rowChecksum(conn: DuckDBConnection, dir: string, file: string, ke
   return String(
     await value(
       conn,
-      `select md5(string_agg(t::VARCHAR, chr(10) order by ${key.join(', ')})) from ${source(dir, file)} t`,
+      `select md5(string_agg(t::VARCHAR, chr(10) order by ${key.join(', ')}, t::VARCHAR)) from ${source(dir, file)} t`,
     ),
   )
 }
@@ -153,11 +153,13 @@ Generate('contract :: every file has the documented column names and DuckDB type
   }
 })
 
-Generate('contract :: keys are unique and never null', async ({ conn }) => {
+Generate('contract :: keys are unique in each file and never null', async ({ conn, dirs }) => {
   for (const { file, key } of RAW_FILES) {
     const view = file.replace('.parquet', '')
     const nulls = await count(conn, `select count(*) from ${view} where ${key.map((k) => `${k} is null`).join(' or ')}`)
-    const duplicates = await count(conn, `select count(*) from (select ${key.join(', ')} from ${view} group by all having count(*) > 1)`)
+    // a daily file's key is unique within its day folder (a tweet may be delivered again on a later day)
+    const [files, folder] = DAILY_FILES.includes(file) ? [`read_parquet('${path.join(dirs.main, '*', file)}', filename = true)`, ', filename'] : [view, '']
+    const duplicates = await count(conn, `select count(*) from (select ${key.join(', ')}${folder} from ${files} group by all having count(*) > 1)`)
     assert.is(nulls, 0, `${file} null keys`)
     assert.is(duplicates, 0, `${file} duplicate keys`)
   }
@@ -217,11 +219,39 @@ Generate('cadence :: most monitored accounts are scanned every day, the rest eve
   assert.is(Number(stats.scanned), monitored)
   assert.ok(Number(stats.daily) > 0.6 * monitored && Number(stats.daily) < 0.9 * monitored, `daily ${stats.daily} of ${monitored}`)
   assert.ok(Number(stats.max_gap) <= 5, `longest gap ${stats.max_gap} days`)
-  for (const [file, column] of [['follow_scans.parquet', 'scan_date'], ['follower_counts.parquet', 'scan_date'], ['tweets.parquet', 'cast(cast(created_at as timestamptz) as date)']]) {
+  for (const [file, column] of [['follow_scans.parquet', 'scan_date'], ['follower_counts.parquet', 'scan_date']]) {
     const misplaced = await count(conn, `select count(*) from read_parquet('${path.join(dirs.main, '*', file)}', filename = true)
       where ${column}::varchar <> regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2})/', 1)`)
     assert.is(misplaced, 0, `${file} rows in their day's folder`)
   }
+})
+
+Generate('tweets :: each is delivered on the UTC day it was written; some again one or two days later, counters grown', async ({ conn, dirs }) => {
+  const stats = (await rows(conn, `
+    with delivery as (
+      select tweet_id, favorites, views, cast(cast(created_at as timestamptz) as date) as written,
+        regexp_extract(filename, '(\\d{4}-\\d{2}-\\d{2})/', 1)::date as folder
+      from read_parquet('${path.join(dirs.main, '*', 'tweets.parquet')}', filename = true)
+    ),
+    ordered as (
+      select *, folder - written as age, lag(favorites) over w as favorites_before, lag(views) over w as views_before,
+        row_number() over w as nth
+      from delivery window w as (partition by tweet_id order by folder)
+    )
+    select count(*) filter (where nth = 1) as tweets,
+      count(*) filter (where nth = 1 and age <> 0) as first_late,
+      count(*) filter (where age = 1) as next_day, count(*) filter (where age = 2) as two_days, max(age) as max_age,
+      count(*) filter (where favorites < favorites_before or views < views_before) as shrunk,
+      count(*) filter (where views > views_before) as grown
+    from ordered
+    where written >= DATE '${END_DATE}' - 57`))[0]
+  const share = (n: unknown) => Number(n) / Number(stats.tweets)
+  assert.is(Number(stats.first_late), 0, 'first delivered on the day written')
+  assert.ok(share(stats.next_day) > 0.35 && share(stats.next_day) < 0.45, `${stats.next_day} of ${stats.tweets} again the next day`)
+  assert.ok(share(stats.two_days) > 0.12 && share(stats.two_days) < 0.18, `${stats.two_days} of ${stats.tweets} two days later`)
+  assert.is(Number(stats.max_age), 2)
+  assert.is(Number(stats.shrunk), 0, 'counters never shrink')
+  assert.ok(Number(stats.grown) > 0.9 * (Number(stats.next_day) + Number(stats.two_days)), 'views grow')
 })
 
 Generate('days :: --days N writes N day folders ending on the end date', async ({ root }) => {

@@ -38,10 +38,14 @@ const REFERENCE_FILES = [
   'categories', 'tag_categories', 'tags', 'accounts', 'previous_usernames', 'friends', 'account_categories',
   'account_tags',
 ]
-/** files with one slice per day: `sql/raw/<name>.sql` plus the column that holds the row's day */
-const DAILY_FILES: { name: string; day: string }[] = [
+/**
+ * files with one slice per day: `sql/raw/<name>.sql` (as table gen_<name>) plus the column that holds the row's
+ * day, and the query of a day folder's rows (`sql/raw/<name>_of_day.sql`, over gen_<name> and gen_date) when it is
+ * not simply the rows of that day
+ */
+const DAILY_FILES: { name: string; day: string; ofDay?: string }[] = [
   { name: 'follower_counts', day: 'scan_date' },
-  { name: 'tweets', day: 'cast(cast(created_at as timestamptz) as date)' },
+  { name: 'tweets', day: 'cast(cast(created_at as timestamptz) as date)', ofDay: 'raw/tweets_of_day.sql' },
 ]
 
 export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: string; counts: Record<string, number> }> {
@@ -89,10 +93,10 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
     for (const name of ['follower_counts', 'tweets']) counts[name] = 0
     for (const [k, dir] of dayDirs.entries()) {
       const t0 = Date.now()
-      await setVariables(db.conn, { gen_day: k })
+      await setVariables(db.conn, { gen_day: k, gen_date: { date: path.basename(dir) } })
       counts.follow_scans += await copyToParquet(db.conn, readSql('raw/follow_scans.sql'), path.join(dir, 'follow_scans.parquet'))
-      for (const { name } of DAILY_FILES) {
-        const query = `select * exclude (gen_day) from gen_${name} where gen_day = DATE '${path.basename(dir)}'`
+      for (const { name, ofDay } of DAILY_FILES) {
+        const query = ofDay ? readSql(ofDay) : `select * exclude (gen_day) from gen_${name} where gen_day = getvariable('gen_date')`
         counts[name] += await copyToParquet(db.conn, query, path.join(dir, `${name}.parquet`))
       }
       log.debug('generate.day', { day: path.basename(dir), ms: Date.now() - t0 })
