@@ -261,6 +261,9 @@ const broken: [string, string][] = [
        date = (select date from ${mart} where rowid = 0) where rowid = 1`,
   ]),
   ['sort_orders', `insert into score_dates select * from score_dates`],
+  ['sort_orders', `update tweets set created_at = created_at - interval 30 day where tweet_idx = 0`],
+  ['sort_orders', `update tweets set tweet_idx = 7 where tweet_idx = 1`],
+  ...['mentions', 'smart_mentions'].map((mart): [string, string] => ['sort_orders', `update ${mart} set target_idx = target_idx + 1000 where rowid = 0`]),
 ]
 
 Audits('audits :: each audit fails on the breakage it guards against, and passes on the clean models', async () => {
