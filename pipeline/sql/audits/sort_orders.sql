@@ -46,17 +46,12 @@ select 'smart_follows', rowid from (
 where rowid <> expected or rank_alpha <> expected_rank or pos_by_score <> by_score or pos_by_followers <> by_followers
 union all
 select 'tweets', rowid from (
-  select rowid, tweet_idx, created_at, tweet_id,
-    lag(created_at) over (order by rowid) as before_at, lag(tweet_id) over (order by rowid) as before_id
-  from tweets)
-where tweet_idx <> rowid or before_at < created_at or (before_at = created_at and before_id <= tweet_id)
+  select rowid, tweet_idx, row_number() over (order by created_at desc, tweet_id desc) - 1 as expected from tweets)
+where rowid <> expected or tweet_idx <> expected
 union all
--- (mentions and smart_mentions: tweet_idx follows created_at desc, checked above)
 select 'mentions', rowid from (
-  select rowid, target_idx, tweet_idx,
-    lag(target_idx) over (order by rowid) as before_idx, lag(tweet_idx) over (order by rowid) as before_tweet
-  from mentions)
-where before_idx > target_idx or (before_idx = target_idx and before_tweet >= tweet_idx)
+  select rowid, row_number() over (order by target_idx, created_at desc, tweet_idx) - 1 as expected from mentions)
+where rowid <> expected
 union all
 select 'score_history', rowid from (
   select rowid, account_idx, date,
@@ -80,7 +75,5 @@ select 'top_researched', rowid from (
 where rowid <> expected or rank <> expected_rank
 union all
 select 'smart_mentions', rowid from (
-  select rowid, target_idx, tweet_idx,
-    lag(target_idx) over (order by rowid) as before_idx, lag(tweet_idx) over (order by rowid) as before_tweet
-  from smart_mentions)
-where before_idx > target_idx or (before_idx = target_idx and before_tweet >= tweet_idx);
+  select rowid, row_number() over (order by target_idx, tweet_idx) - 1 as expected from smart_mentions)
+where rowid <> expected;
