@@ -191,6 +191,32 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
   }
 }
 
+/**
+ * `<table>.newer_same_author` of a mentions table (rows by target, newest first): for each row, the row of the same
+ * target's next newer mention by the same author, -1 for none (unknown authors count as one author).
+ */
+async function writeNewerSameAuthor(conn: DuckDBConnection, out: ServingWriter, table: string, source: string): Promise<void> {
+  out.appendBytes(`${table}.newer_same_author`, 'i32', new Int32Array(0))
+  const newest = new Map<number, number>()
+  let target = -1
+  let row = 0
+  const result = await conn.stream(`SELECT target_idx::INTEGER, coalesce(author_idx, -1)::INTEGER FROM ${source}`)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const targets = items(chunk.getColumnVector(0)) as Int32Array
+    const authors = items(chunk.getColumnVector(1)) as Int32Array
+    const newer = new Int32Array(chunk.rowCount)
+    for (let i = 0; i < chunk.rowCount; i++, row++) {
+      if (targets[i] !== target) {
+        newest.clear()
+        target = targets[i]
+      }
+      newer[i] = newest.get(authors[i]) ?? -1
+      newest.set(authors[i], row)
+    }
+    out.appendBytes(`${table}.newer_same_author`, 'i32', newer)
+  }
+}
+
 /** The serving columns of the snapshot whose Parquet files are in `dir`, into `dir/serving`. */
 export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
   const started = Date.now()
@@ -263,8 +289,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
   // a table's rows in file order, with columns computed over them (file_row_number: the row)
   const inFileOrder = (table: string, columns: string, joins = '') =>
     `(SELECT x.*, ${columns} FROM read_parquet('${path.join(dir, `${table}.parquet`).replaceAll("'", "''")}', file_row_number = true) x ${joins} ORDER BY x.file_row_number)`
-  const mentionRows = (table: string) =>
-    inFileOrder(table, `coalesce(lag(x.file_row_number) OVER (PARTITION BY x.target_idx, coalesce(x.author_idx, -1) ORDER BY x.file_row_number), -1) AS newer_same_author`)
   const followerRows = inFileOrder('smart_followers', 'm.categories, m.tags_low, m.tags_high', `LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx`)
 
   /** Tables grouped by an owner: the file's owner column and its columns. */
@@ -319,21 +343,19 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
         tweet_idx: ['i32', 'tweet_idx::INTEGER'],
         epoch_s: ['u32', 'epoch_s::DOUBLE'],
         author_idx: ['i32', 'coalesce(author_idx, -1)::INTEGER'],
-        // the row of the target's next newer mention by the same author (-1: none; unknown authors count as one)
-        newer_same_author: ['i32', 'newer_same_author::INTEGER'],
       },
     ]),
   ]
   const sources: Record<string, string> = {
     smart_followers: followerRows,
-    mentions: mentionRows('mentions'),
-    smart_mentions: mentionRows('smart_mentions'),
   }
   for (const [table, owner, columns] of grouped) {
     const source = sources[table] ?? file(`${table}.parquet`)
-    const offsets = await writeOffsets(conn, out, table, source, owner, owners)
+    // offsets and orders read the file itself: they do not depend on the columns computed over its rows
+    const offsets = await writeOffsets(conn, out, table, file(`${table}.parquet`), owner, owners)
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
-    if (table === 'smart_followers') await writeFollowerOrders(conn, out, source, offsets)
+    if (table === 'smart_followers') await writeFollowerOrders(conn, out, file(`${table}.parquet`), offsets)
+    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table, file(`${table}.parquet`))
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
