@@ -10,41 +10,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
+import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { alterState, assertSameMarts, marts, nights, queryState } from './_state.ts'
 import { buildKilledAt } from './_killed-build.ts'
 
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
 const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
-
-async function marts(dir: string): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {}
-  for (const mart of MARTS) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
-  return out
-}
-
-function assertSameMarts(actual: Record<string, unknown[]>, expected: Record<string, unknown[]>) {
-  for (const mart of MARTS) assert.equal(actual[mart], expected[mart], mart)
-}
-
-/** Nightly builds of `days`, one after the other, in one snapshots folder; the last result. */
-async function nights(rawDir: string, snapshotsDir: string, days: string[]) {
-  let last
-  for (const date of days) last = await buildSnapshot({ rawDir, snapshotsDir, date })
-  return last!
-}
-
-async function queryState(snapshotsDir: string, sql: string) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
-    await conn.run(`attach '${path.join(snapshotsDir, 'state', 'state.duckdb')}' as st (read_only)`)
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson()
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
-}
 
 /**
  * Nights 11-13 to 11-18 built without the folder of 11-15, which then arrives late; 11-17 never comes (a gap night
@@ -57,16 +28,6 @@ async function lateDelivery(name: string) {
   await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
   return { delivered, raw, snapshots }
-}
-
-/** Change the state of `snapshotsDir` with `sql` (to make it one an earlier version wrote). */
-async function alterState(snapshotsDir: string, sql: string) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const instance = await DuckDBInstance.create(path.join(snapshotsDir, 'state', 'state.duckdb'))
-  const conn = await instance.connect()
-  await conn.run(sql)
-  conn.closeSync()
-  instance.closeSync()
 }
 
 /** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
@@ -347,33 +308,6 @@ State('reference :: an account leaving the monitored set, or a followed account 
   await writeDailyRaw(raw, baseRaw(), ['2026-11-23'])
   const back = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23' })
   assert.ok((await followersOf(back.dir, 4)).includes(id(5)))
-})
-
-State('redelivered :: a tweet delivered again on later days is its latest delivery, through reruns and an older state', async () => {
-  const days = daysBetween('2026-11-19', '2026-11-22')
-  const raw = await writeDailyRaw(tempDir('state-again-raw'), baseRaw(), days)
-  // tweet 503 (created 11-20 with 1 favorite) comes again in the folders of 11-21 and 11-22, its counters grown
-  for (const [day, favorites] of [['2026-11-21', 5], ['2026-11-22', 9]] as const) {
-    const tweets = baseRaw()['tweets.parquet']
-    const again = tweets.find((t) => t[0] === id(503))!.map((v, i) => (i === 5 ? favorites : v))
-    await writeRaw(path.join(raw, day), { 'tweets.parquet': [...tweets.filter((t) => new Date(String(t[2])).toISOString().slice(0, 10) === day), again] })
-  }
-  const favorites = async (dir: string) =>
-    (await readParquet(path.join(dir, 'tweets.parquet'), `select favorites from t where tweet_id = ${id(503)}`)).map((r) => Number(r.favorites))
-  const snapshots = tempDir('state-again')
-  const last = await nights(raw, snapshots, days)
-  assert.equal(await favorites(last.dir), [9])
-  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('state-again-full'), date: days.at(-1)!, rebuild: true, backfillDays: 3 })
-  assertSameMarts(await marts(full.dir), await marts(last.dir))
-  // a rerun of an earlier day serves the delivery of that day; the nights forward, the latest again
-  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })).dir), [1])
-  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })).dir), [5])
-  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: days.at(-1)! })).dir), await marts(last.dir))
-  // a state that keeps every delivery without marking the superseded ones (an earlier version's) is brought up to date
-  await alterState(snapshots, 'alter table tweets drop column superseded_on')
-  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: days.at(-1)! })).dir), await marts(last.dir))
-  assert.equal(await queryState(snapshots, `select superseded_on::varchar as s from st.tweets where tweet_id = ${id(503)} order by ingest_date`),
-    [{ s: '2026-11-21' }, { s: '2026-11-22' }, { s: null }])
 })
 
 State.run()

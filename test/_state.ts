@@ -1,0 +1,53 @@
+/**
+ * Helpers of the pipeline-state tests: nightly builds, every mart of a snapshot, and the state file read or changed
+ * directly (to check what it holds, or to make it one an earlier version wrote).
+ */
+import * as assert from 'uvu/assert'
+import path from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { MARTS } from '../pipeline/models.ts'
+import { readParquet } from './_fixtures.ts'
+
+/** Every mart of the snapshot in `dir`, row for row (`only`: these marts). */
+export async function marts(dir: string, only: readonly string[] = MARTS): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {}
+  for (const mart of only) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
+  return out
+}
+
+export function assertSameMarts(actual: Record<string, unknown[]>, expected: Record<string, unknown[]>) {
+  for (const mart of Object.keys(expected)) assert.equal(actual[mart], expected[mart], mart)
+}
+
+/** Nightly builds of `days`, one after the other, in one snapshots folder; the last result. */
+export async function nights(rawDir: string, snapshotsDir: string, days: string[]) {
+  let last
+  for (const date of days) last = await buildSnapshot({ rawDir, snapshotsDir, date })
+  return last!
+}
+
+/** The rows of `sql` over the state of `snapshotsDir`, attached read-only as `st`. */
+export async function queryState(snapshotsDir: string, sql: string) {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`attach '${path.join(snapshotsDir, 'state', 'state.duckdb')}' as st (read_only)`)
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson()
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+/** Change the state of `snapshotsDir` with `sql` (to make it one an earlier version wrote). */
+export async function alterState(snapshotsDir: string, sql: string) {
+  const instance = await DuckDBInstance.create(path.join(snapshotsDir, 'state', 'state.duckdb'))
+  const conn = await instance.connect()
+  try {
+    await conn.run(sql)
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}

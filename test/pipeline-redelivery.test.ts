@@ -1,0 +1,94 @@
+/**
+ * A tweet delivered again on later days (docs/raw-data.md): each night serves its latest delivery as of that night,
+ * as a fold of the same folders from scratch does, through reruns, a corrected folder, and a state written before
+ * the state marked superseded deliveries.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import path from 'node:path'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { baseRaw, daysBetween, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
+import { alterState, assertSameMarts, marts, nights, queryState } from './_state.ts'
+
+const DAYS = daysBetween('2026-11-19', '2026-11-22')
+const TWEET_MARTS = ['tweets', 'mentions', 'smart_mentions']
+/** tweet 503 of the fixture: written 11-20 with 1 favorite */
+const TWEET = 503
+
+/** Rewrite the tweets of `day`'s folder: the fixture's tweets written that day, then 503 again with `favorites`. */
+async function deliver(raw: string, day: string, favorites?: number) {
+  const tweets = baseRaw()['tweets.parquet']
+  const own = tweets.filter((t) => new Date(String(t[2])).toISOString().slice(0, 10) === day)
+  const again = favorites === undefined ? [] : [tweets.find((t) => t[0] === id(TWEET))!.map((v, i) => (i === 5 ? favorites : v))]
+  await writeRaw(path.join(raw, day), { 'tweets.parquet': [...own, ...again] })
+}
+
+/** Day folders 11-19 to 11-22; 503 delivered again on the days of `again` (day → favorites). */
+async function rawWith(name: string, again: Record<string, number>) {
+  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), DAYS)
+  for (const [day, favorites] of Object.entries(again)) await deliver(raw, day, favorites)
+  return raw
+}
+
+const favorites = async (dir: string) =>
+  (await readParquet(path.join(dir, 'tweets.parquet'), `select favorites from t where tweet_id = ${id(TWEET)}`)).map((r) => Number(r.favorites))
+
+/** The tweet marts of `dir` equal those of a fold of the same folders up to `date` from scratch. */
+async function assertAsFromScratch(raw: string, dir: string, date: string) {
+  const backfillDays = DAYS.indexOf(date)
+  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('again-full'), date, rebuild: true, backfillDays })
+  assertSameMarts(await marts(dir, TWEET_MARTS), await marts(full.dir, TWEET_MARTS))
+}
+
+const Again = suite('tweets delivered again')
+
+Again('redelivered :: the latest delivery is served, through reruns of earlier days and an older state', async () => {
+  const raw = await rawWith('again', { '2026-11-21': 5, '2026-11-22': 9 })
+  const snapshots = tempDir('again')
+  const last = await nights(raw, snapshots, DAYS)
+  assert.equal(await favorites(last.dir), [9])
+  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('again-full'), date: '2026-11-22', rebuild: true, backfillDays: 3 })
+  assertSameMarts(await marts(full.dir), await marts(last.dir))
+  // a rerun of an earlier day serves the delivery of that day; the nights forward, the latest again
+  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })).dir), [1])
+  assert.equal(await favorites((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })).dir), [5])
+  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })).dir), await marts(last.dir))
+  // a state that keeps every delivery without marking the superseded ones (an earlier version's) is brought up to date
+  await alterState(snapshots, 'alter table tweets drop column superseded_on')
+  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })).dir), await marts(last.dir))
+  assert.equal(await queryState(snapshots, `select superseded_on::varchar as s from st.tweets where tweet_id = ${id(TWEET)} order by ingest_date`),
+    [{ s: '2026-11-21' }, { s: '2026-11-22' }, { s: null }])
+})
+
+Again('again, then not :: every night serves the one latest delivery, as a fold from scratch does', async () => {
+  const raw = await rawWith('again-once', { '2026-11-21': 5 })
+  const snapshots = tempDir('again-once')
+  for (const date of DAYS) {
+    const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date })
+    if (date > DAYS[0]) await assertAsFromScratch(raw, night.dir, date)
+    if (date >= '2026-11-21') assert.equal(await favorites(night.dir), [5], date)
+  }
+})
+
+Again('corrected :: a folder corrected and its day built again serves the delivery before it', async () => {
+  const raw = await rawWith('again-fixed', { '2026-11-21': 5, '2026-11-22': 9 })
+  const snapshots = tempDir('again-fixed')
+  await nights(raw, snapshots, DAYS)
+  // the crawler's folder of 11-22 corrected: 503 is not in it
+  await deliver(raw, '2026-11-22')
+  const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.equal(await favorites(rerun.dir), [5])
+  await assertAsFromScratch(raw, rerun.dir, '2026-11-22')
+})
+
+Again('older state :: a state from before the marks, whose re-delivered tweet comes no more, serves its latest delivery', async () => {
+  const raw = await rawWith('again-old', { '2026-11-21': 5 })
+  const snapshots = tempDir('again-old')
+  await nights(raw, snapshots, DAYS.slice(0, 3))
+  await alterState(snapshots, 'alter table tweets drop column superseded_on')
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.equal(await favorites(night.dir), [5])
+  await assertAsFromScratch(raw, night.dir, '2026-11-22')
+})
+
+Again.run()
