@@ -35,7 +35,7 @@ const favorites = async (dir: string) =>
 
 /** The tweet marts of `dir` equal those of a fold of the same folders up to `date` from scratch. */
 async function assertAsFromScratch(raw: string, dir: string, date: string) {
-  const backfillDays = DAYS.indexOf(date)
+  const backfillDays = daysBetween(DAYS[0], date).length - 1
   const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('again-full'), date, rebuild: true, backfillDays })
   assertSameMarts(await marts(dir, TWEET_MARTS), await marts(full.dir, TWEET_MARTS))
 }
@@ -70,7 +70,7 @@ Again('again, then not :: every night serves the one latest delivery, as a fold 
   }
 })
 
-Again('corrected :: a folder corrected and its day built again serves the delivery before it', async () => {
+Again('corrected :: a folder corrected and its day built again serves the delivery before it, and so do the nights after', async () => {
   const raw = await rawWith('again-fixed', { '2026-11-21': 5, '2026-11-22': 9 })
   const snapshots = tempDir('again-fixed')
   await nights(raw, snapshots, DAYS)
@@ -79,6 +79,10 @@ Again('corrected :: a folder corrected and its day built again serves the delive
   const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   assert.equal(await favorites(rerun.dir), [5])
   await assertAsFromScratch(raw, rerun.dir, '2026-11-22')
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-23'])
+  const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-23' })
+  assert.equal(await favorites(next.dir), [5])
+  await assertAsFromScratch(raw, next.dir, '2026-11-23')
 })
 
 Again('older state :: a state from before the marks, whose re-delivered tweet comes no more, serves its latest delivery', async () => {
