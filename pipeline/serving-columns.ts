@@ -96,13 +96,7 @@ class ServingWriter {
 }
 
 /** Fixed-width columns of a file in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
-async function writeColumns(
-  conn: DuckDBConnection,
-  out: ServingWriter,
-  source: string,
-  columns: Record<string, [ColumnType, string]>,
-  order = '',
-): Promise<void> {
+async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: string, columns: Record<string, [ColumnType, string]>, order = ''): Promise<void> {
   const entries = Object.entries(columns)
   // every column exists, an empty table's too (a first night has no follow events yet)
   for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
@@ -286,10 +280,9 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
      FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM ${file('account_categories.parquet')}
            UNION ALL SELECT account_idx, tag_id, 't' FROM ${file('account_tags.parquet')})
      GROUP BY account_idx)`
-  // a table's rows in file order, with columns computed over them (file_row_number: the row)
-  const inFileOrder = (table: string, columns: string, joins = '') =>
-    `(SELECT x.*, ${columns} FROM read_parquet('${path.join(dir, `${table}.parquet`).replaceAll("'", "''")}', file_row_number = true) x ${joins} ORDER BY x.file_row_number)`
-  const followerRows = inFileOrder('smart_followers', 'm.categories, m.tags_low, m.tags_high', `LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx`)
+  // smart_followers in file order (file_row_number: the row), with each follower's label masks
+  const followerRows = `(SELECT x.*, m.categories, m.tags_low, m.tags_high FROM read_parquet('${path.join(dir, 'smart_followers.parquet').replaceAll("'", "''")}', file_row_number = true) x
+    LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx ORDER BY x.file_row_number)`
 
   /** Tables grouped by an owner: the file's owner column and its columns. */
   const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
@@ -346,11 +339,8 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
       },
     ]),
   ]
-  const sources: Record<string, string> = {
-    smart_followers: followerRows,
-  }
   for (const [table, owner, columns] of grouped) {
-    const source = sources[table] ?? file(`${table}.parquet`)
+    const source = table === 'smart_followers' ? followerRows : file(`${table}.parquet`)
     // offsets and orders read the file itself: they do not depend on the columns computed over its rows
     const offsets = await writeOffsets(conn, out, table, file(`${table}.parquet`), owner, owners)
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
