@@ -340,12 +340,13 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
     ]),
   ]
   for (const [table, owner, columns] of grouped) {
-    const source = table === 'smart_followers' ? followerRows : file(`${table}.parquet`)
     // offsets and orders read the file itself: they do not depend on the columns computed over its rows
-    const offsets = await writeOffsets(conn, out, table, file(`${table}.parquet`), owner, owners)
+    const parquet = file(`${table}.parquet`)
+    const offsets = await writeOffsets(conn, out, table, parquet, owner, owners)
+    const source = table === 'smart_followers' ? followerRows : parquet
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
-    if (table === 'smart_followers') await writeFollowerOrders(conn, out, file(`${table}.parquet`), offsets)
-    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table, file(`${table}.parquet`))
+    if (table === 'smart_followers') await writeFollowerOrders(conn, out, parquet, offsets)
+    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table, parquet)
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
