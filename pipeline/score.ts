@@ -22,7 +22,10 @@ export const SCORE_PARAMS = {
     + 'score = log of the count of trusted followers, each weighted by the trust it passes',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
-  /** propagation steps per pass; there are two passes (standing, then score) */
+  /**
+   * most propagation steps per pass; there are two passes (standing, then score). A pass stops earlier at the step
+   * that changes nothing (a fixed point: every further step would repeat it).
+   */
   iterations: 20,
   /** Venture Capitals, Founders, Exchanges, Auditors: their smart members are the seeds */
   seed_categories: [1, 2, 4, 5],
@@ -69,13 +72,18 @@ export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Pro
 async function propagate(conn: DuckDBConnection, pass: string): Promise<void> {
   const started = Date.now()
   await runSqlFile(conn, `intermediate/${SCORE_START}.sql`)
-  for (let i = 0; i < SCORE_PARAMS.iterations; i++) await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
+  let steps = 0
+  while (steps < SCORE_PARAMS.iterations) {
+    await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
+    steps++
+    if (Number(await queryValue(conn, 'select moved from int_score_moved')) === 0) break
+  }
   const edges = Number(await queryValue(conn, 'select count(*) from int_smart_edges'))
   log.info('build.step', {
     step: `${SCORE_ITERATION}:${pass}`,
     layer: 'intermediate',
-    iterations: SCORE_PARAMS.iterations,
-    rows: edges * SCORE_PARAMS.iterations,
+    iterations: steps,
+    rows: edges * steps,
     ms: Date.now() - started,
   })
 }

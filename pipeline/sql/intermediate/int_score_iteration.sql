@@ -1,4 +1,4 @@
--- One propagation step, run score_iterations times per pass by the runner:
+-- One propagation step, run up to score_iterations times per pass by the runner:
 --   share(u→v) = cap · (1 − exp(−raw / cap)),  raw = α·(trust(u) − share(v→u) of the previous step) / outdegree(u)
 --   inflow(v)  = Σ over smart edges u→v of share(u→v)                  (what v's smart audience passes to it)
 --   trust(v)   ← (1 − α)·endowment(v) + inflow(v)           (endowment: int_score_seeds.seed_trust of this pass)
@@ -32,7 +32,9 @@ select target_id, inflow, null::ubigint as source_id, null::bigint as share from
 union all
 select target_id, share - plain_share, source_id, share from reciprocal;
 
-create or replace table int_score_echo as
+drop table if exists int_score_echo_prev;
+alter table int_score_echo rename to int_score_echo_prev;
+create table int_score_echo as
 select source_id, target_id, share from int_score_shares where source_id is not null and share > 0;
 
 create or replace table int_trust_next as
@@ -53,3 +55,12 @@ drop table if exists int_trust_prev;
 alter table int_trust rename to int_trust_prev;
 alter table int_trust_next rename to int_trust;
 drop table int_score_shares;
+-- What this step changed: accounts whose trust or inflow moved, reciprocal edges whose share moved. The next step reads
+-- only int_trust and int_score_echo, so after a step that changed nothing every further step would compute the same
+-- tables: the runner stops the pass there (the result is the one all the steps would give).
+create or replace table int_score_moved as
+select
+  (select count(*) from int_trust t full join int_trust_prev p using (platform_id)
+   where t.trust is distinct from p.trust or t.inflow is distinct from p.inflow)
+  + (select count(*) from int_score_echo e full join int_score_echo_prev p using (source_id, target_id)
+     where e.share is distinct from p.share) as moved;
