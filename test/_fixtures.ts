@@ -18,7 +18,7 @@ export const id = (k: number): string => (18000000000000000000n + BigInt(k)).toS
 export const idx = (k: number): number => k - 1
 
 const at = (date: string, k: number) => `${date} 06:${String(k).padStart(2, '0')}:00.123`
-const scan = (k: number, date: string, follows: number[]) => [date, at(date, k), id(k), follows.map(id)]
+export const scan = (k: number, date: string, follows: number[]) => [date, at(date, k), id(k), follows.map(id)]
 
 type Row = unknown[]
 export type RawRows = Record<string, Row[]>

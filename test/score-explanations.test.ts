@@ -7,11 +7,14 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, idx, readParquet, scan, tempDir, writeRaw } from './_fixtures.ts'
 import { modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
 
 const built = (async () => {
-  const raw = await writeRaw(tempDir('explain-raw'), baseRaw())
+  const rows = baseRaw()
+  // VcTwo (2) unfollows Proj (4) on 11-17 and follows it again on 11-20: a follow that left and came back
+  rows['follow_scans.parquet'].push(scan(2, '2026-11-17', [1]))
+  const raw = await writeRaw(tempDir('explain-raw'), rows)
   const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('explain-snapshots'), date: BUILD_DATE, backfillDays: 30 })
   const read = (file: string) => readParquet(path.join(dir, `${file}.parquet`))
   return {
@@ -105,6 +108,15 @@ Changes('changes :: Infl lost VcOne (11-21) within 7 days: minus what VcOne\'s w
   const weight = weightOf(shareOf(model.trust[idx(1)], model.outdegree[idx(1)] + 1))
   near(lost[0].points as number, pointsOf(model.audience[i]) - pointsOf(model.audience[i] + weight), 0.01, 'VcOne')
   assert.ok((lost[0].points as number) < 0)
+})
+
+Changes('changes :: a follow held on the look-back day and now, gone in between, neither arrived nor left', async () => {
+  const { changes, explanations } = await built
+  const rows = changes.filter((c) => c.account_idx === idx(4) && c.follower_id === id(2))
+  // held on 11-15 (followed since 11-10) and held now (followed again 11-20): no change in 7 days; not yet held on
+  // 10-23 (the first scan is of 11-10): an arrival in 30 days
+  assert.equal(rows.map((c) => [c.days, c.change]), [[30, 'arrived']])
+  assert.is(explanations[idx(4)].left_7d, 0)
 })
 
 Changes('changes :: positions order each account and window by |points|', async () => {

@@ -4,28 +4,34 @@
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
 -- day held the follow), as int_growth counts them.
 create or replace table int_score_changes as
-with lookbacks as (select unnest([7, 30]) as days),
-held_then as (
+with lookbacks as (select days, getvariable('build_date') - days as since from (select unnest([7, 30]) as days)),
+-- the follows held on a look-back day and closed since (the pair may have been followed again): their runs opened on
+-- or before that day and closed after it
+closed_since as (
   select l.days, r.source_id, r.target_id
   from int_runs r
-  cross join lookbacks l
-  where r.valid_from <= getvariable('build_date') - l.days
-    and (r.valid_to is null or r.valid_to > getvariable('build_date') - l.days)
+  join lookbacks l on r.valid_from <= l.since and r.valid_to > l.since
+  where r.valid_to > (select min(since) from lookbacks)
 ),
--- a current smart follow arrived when no run held it on the look-back day
+-- a current smart follow arrived when no run held it on the look-back day: its open run opened after that day, and
+-- no closed run held it then
 arrived as (
-  select l.days, f.follower_id as source_id, f.target_id
-  from int_smart_followers f
-  cross join lookbacks l
-  where not exists (select 1 from held_then h
-                    where h.days = l.days and h.source_id = f.follower_id and h.target_id = f.target_id)
+  select l.days, r.source_id, r.target_id
+  from int_runs r
+  join int_smart_followers f on f.follower_id = r.source_id and f.target_id = r.target_id
+  join lookbacks l on r.valid_from > l.since
+  where r.valid_to is null and r.valid_from > (select min(since) from lookbacks)
+    and not exists (select 1 from closed_since c
+                    where c.days = l.days and c.source_id = r.source_id and c.target_id = r.target_id)
 ),
--- a follow held on the look-back day left when no run holds it now (followers smart today, as int_growth)
+-- a follow held on the look-back day left when no run holds it now (followers smart today, as int_growth); a follow
+-- whose run is still open is held now, in the smart graph unless its target is gone from the reference tables
+-- (an account no explanation lists)
 departed as (
-  select h.days, h.source_id, h.target_id
-  from held_then h
-  join int_accounts a on a.platform_id = h.source_id and a.is_smart
-  where not exists (select 1 from int_smart_edges e where e.source_id = h.source_id and e.target_id = h.target_id)
+  select c.days, c.source_id, c.target_id
+  from closed_since c
+  join int_accounts a on a.platform_id = c.source_id and a.is_smart
+  where not exists (select 1 from int_smart_edges e where e.source_id = c.source_id and e.target_id = c.target_id)
 )
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
   score_points(coalesce(t.audience, 0)) - score_points(coalesce(t.audience, 0) - coalesce(c.weight, 0)) as points
