@@ -28,7 +28,7 @@ contributions as (
     sum(c.weight) as audience,
     sum(c.weight) filter (where k.platform_id is not null) as seed_audience,
     max(c.weight) as top_weight,
-    list(c.weight order by c.weight desc)[1:3] as top3
+    max(c.weight, 3) as top3
   from int_score_contributions c
   left join int_score_seeds k on k.platform_id = c.source_id
   group by c.target_id
