@@ -4,7 +4,7 @@
  * [--lookups DIR] [--rebuild [--discard-missing]] [--prune-raw]`.
  * Defaults (pipeline/build-settings.ts): raw RAW_DIR or `raw`, snapshots SNAPSHOTS_DIR or `snapshots`, state STATE_DIR
  * or `<snapshots>/state`, keep SNAPSHOT_KEEP or 7, lookups `<DATA_DIR>/lookups` (where the server records them),
- * date = today (UTC): a nightly cron names the day that just ended. The build reads the state of the day before and `<raw>/<date>/`
+ * date = today (UTC), and never later: a nightly cron names the day that just ended. The build reads the state of the day before and `<raw>/<date>/`
  * (raw days missed since the last build are replayed first); `--rebuild` folds every raw day from scratch, as does a
  * first build or a raw folder in the single-folder layout (the one-time import of history). `--prune-raw` deletes
  * the raw day folders before the date once the snapshot is published (they are folded into the state).
@@ -40,6 +40,9 @@ function options() {
     allowNegative: true,
   })
   if (!isCalendarDay(values.date)) throw new UsageError(`--date must be a real date YYYY-MM-DD, got ${values.date}`)
+  // a later date would build the days up to it as gaps (nothing scanned) and commit them to the state
+  const today = new Date().toISOString().slice(0, 10)
+  if (values.date > today) throw new UsageError(`--date ${values.date} is after today (${today} UTC): a build takes days that have begun`)
   return {
     rawDir: values.raw,
     snapshotsDir: values.snapshots,

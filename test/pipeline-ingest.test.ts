@@ -103,6 +103,19 @@ Raw('raw ingest :: the CLI exits non-zero and prints file, row and reason', asyn
   assert.match(cli.stderr, 'raw input rejected: tags.parquet row 4: duplicated key (tag_id=10)')
 })
 
+Raw('build CLI :: a date after today is refused before anything is read or written (it would commit gap days)', () => {
+  const snapshotsDir = tempDir('cli-future')
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/build.ts', '--raw', tempDir('cli-future-raw'), '--snapshots', snapshotsDir, '--date', tomorrow],
+    { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'error' } },
+  )
+  assert.is(cli.status, 2, cli.stderr)
+  assert.match(cli.stderr, `--date ${tomorrow} is after today`)
+  assert.equal(fs.readdirSync(snapshotsDir), [])
+})
+
 Raw('build CLI :: without flags it builds into SNAPSHOTS_DIR and reads the lookups under DATA_DIR, where the server works', async () => {
   const raw = await writeRaw(tempDir('cli-env-raw'), baseRaw())
   const home = tempDir('cli-env')
