@@ -105,14 +105,15 @@ Raw('raw ingest :: the CLI exits non-zero and prints file, row and reason', asyn
 
 Raw('build CLI :: a date after today is refused before anything is read or written (it would commit gap days)', () => {
   const snapshotsDir = tempDir('cli-future')
-  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  // two days ahead: still after today if midnight (UTC) passes while the CLI starts
+  const later = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
   const cli = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'scripts/build.ts', '--raw', tempDir('cli-future-raw'), '--snapshots', snapshotsDir, '--date', tomorrow],
+    ['--import', 'tsx', 'scripts/build.ts', '--raw', tempDir('cli-future-raw'), '--snapshots', snapshotsDir, '--date', later],
     { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'error' } },
   )
   assert.is(cli.status, 2, cli.stderr)
-  assert.match(cli.stderr, `--date ${tomorrow} is after today`)
+  assert.match(cli.stderr, `--date ${later} is after today`)
   assert.equal(fs.readdirSync(snapshotsDir), [])
 })
 
