@@ -10,7 +10,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { queryRows, queryValue, sqlString } from './duckdb.ts'
+import { queryRows, sqlString } from './duckdb.ts'
 import { fanOut } from './fan-out.ts'
 import { RAW_FILES, type RawFile } from './raw-contract.ts'
 
@@ -64,22 +64,21 @@ async function checkColumns(conn: DuckDBConnection, spec: RawFile, source: strin
   }
 }
 
-async function checkKey(conn: DuckDBConnection, spec: RawFile, file: string): Promise<void> {
+/** The file's row count, after checking its key in the same scan: no null key, no key twice (else the row). */
+async function countCheckingKey(conn: DuckDBConnection, spec: RawFile, file: string): Promise<number> {
   const key = spec.key.join(', ')
-  const source = `read_parquet(${sqlString(file)})`
   const numbered = `read_parquet(${sqlString(file)}, file_row_number = true)`
-  const nullRow = await queryValue(
+  const [scan] = await queryRows(
     conn,
-    `select min(file_row_number) from ${numbered} where ${spec.key.map((k) => `${k} is null`).join(' or ')}`,
+    `select count(*) as rows,
+       min(file_row_number) filter (where ${spec.key.map((k) => `${k} is null`).join(' or ')}) as null_row,
+       count(distinct {${spec.key.map((k) => `${k}: ${k}`).join(', ')}}) as keys
+     from ${numbered}`,
   )
-  if (nullRow !== null && nullRow !== undefined) {
-    throw new RawInputError(spec.file, `null key (${key})`, Number(nullRow) + 1)
+  if (scan.null_row !== null && scan.null_row !== undefined) {
+    throw new RawInputError(spec.file, `null key (${key})`, Number(scan.null_row) + 1)
   }
-  const duplicated = await queryValue(
-    conn,
-    `select exists (select 1 from ${source} group by ${key} having count(*) > 1)`,
-  )
-  if (!duplicated) return
+  if (Number(scan.keys) === Number(scan.rows)) return Number(scan.rows)
   const [first] = await queryRows(
     conn,
     `select ${key}, file_row_number from (
@@ -270,8 +269,7 @@ async function validateFile(conn: DuckDBConnection, spec: RawFile, folder: RawFo
   await checkColumns(conn, { ...spec, file: name }, source)
   let rows: number
   try {
-    rows = Number(await queryValue(conn, `select count(*) from ${source}`))
-    await checkKey(conn, { ...spec, file: name }, file)
+    rows = await countCheckingKey(conn, { ...spec, file: name }, file)
     await checkRows(conn, spec, file, name, folder)
   } catch (error) {
     if (error instanceof RawInputError) throw error
