@@ -4,10 +4,11 @@
  * [--lookups DIR] [--rebuild [--discard-missing]] [--prune-raw]`.
  * Defaults (pipeline/build-settings.ts): raw RAW_DIR or `raw`, snapshots SNAPSHOTS_DIR or `snapshots`, state STATE_DIR
  * or `<snapshots>/state`, keep SNAPSHOT_KEEP or 7, lookups `<DATA_DIR>/lookups` (where the server records them),
- * date = today (UTC), and never later: a nightly cron names the day that just ended. The build reads the state of the day before and `<raw>/<date>/`
- * (raw days missed since the last build are replayed first); `--rebuild` folds every raw day from scratch, as does a
- * first build or a raw folder in the single-folder layout (the one-time import of history). `--prune-raw` deletes
- * the raw day folders before the date once the snapshot is published (they are folded into the state).
+ * date = today (UTC), and never later: a nightly cron names the day that just ended. The build reads the state of the
+ * day before and `<raw>/<date>/` (raw days missed since the last build are replayed first); `--rebuild` folds every
+ * raw day from scratch, as does a first build or a raw folder in the single-folder layout (the one-time import of
+ * history). `--prune-raw` deletes the raw day folders before the date once the snapshot is published (they are folded
+ * into the state).
  * Every build records its outcome in `<snapshots>/last-build.json` (pipeline/build-status.ts) for monitoring.
  * Exits 1 with the file, row and reason when the raw input is rejected, or the audit and sample rows when an audit
  * fails; `snapshots/current` is then untouched. Exits 2 with a message on a mistake in the flags or the environment.

@@ -55,9 +55,9 @@ drop table if exists int_trust_prev;
 alter table int_trust rename to int_trust_prev;
 alter table int_trust_next rename to int_trust;
 drop table int_score_shares;
--- What this step changed: accounts whose trust or inflow moved, reciprocal edges whose share moved. The next step reads
--- only int_trust and int_score_echo, so after a step that changed nothing every further step would compute the same
--- tables: the runner stops the pass there (the result is the one all the steps would give).
+-- What this step changed: accounts whose trust or inflow moved, reciprocal edges whose share moved. The next step
+-- reads only int_trust and int_score_echo, so after a step that changed nothing every further step would compute the
+-- same tables: the runner stops the pass there (the result is the one all the steps would give).
 create or replace table int_score_moved as
 select
   (select count(*) from int_trust t full join int_trust_prev p using (platform_id)
