@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `npm test`: the two groups of test files side by side (2 cores), each group's output printed whole, in order: the
+# nightly-build replays live, then the rest (kept in a file meanwhile). Each group prints its uvu summary and a line
+# "test group <name> exited with code <n>" (.ci/run counts them); the exit code is non-zero when either group fails.
+set -u
+cd "$(dirname "$0")/.."
+rest_log=$(mktemp)
+trap 'rm -f "$rest_log"' EXIT
+npm run --silent test:rest > "$rest_log" 2>&1 &
+rest=$!
+npm run --silent test:nights
+nights_status=$?
+echo "test group nights exited with code $nights_status"
+wait "$rest"
+rest_status=$?
+cat "$rest_log"
+echo "test group rest exited with code $rest_status"
+[ "$nights_status" -eq 0 ] && [ "$rest_status" -eq 0 ]
