@@ -30,10 +30,10 @@ async function expected(query: TestEnv['query'], id: string) {
       days,
       score_ago: orNull(e[`score_${days}d_ago`]),
       score_change: orNull(e[`score_change_${days}d`]),
-      arrived: Number(e[`arrived_${days}d`]),
-      left: Number(e[`left_${days}d`]),
-      arrived_points: Number(e[`arrived_points_${days}d`]),
-      left_points: Number(e[`left_points_${days}d`]),
+      arrived: orNull(e[`arrived_${days}d`]),
+      left: orNull(e[`left_${days}d`]),
+      arrived_points: orNull(e[`arrived_points_${days}d`]),
+      left_points: orNull(e[`left_points_${days}d`]),
       other_points: orNull(e[`other_points_${days}d`]),
       followers: rows.map((r) => ({
         change: r.change,
@@ -125,6 +125,14 @@ Explain('history :: with earlier scores stored, score_ago and score_change are t
     assert.ok(Math.abs(parts - w.score_change) < 0.02, JSON.stringify(w))
     assert.ok(w.followers.length <= 20 && w.followers.length <= w.arrived + w.left)
   }
+})
+
+Explain('not covered :: with no score stored 7 or 30 days before (a first night), the windows have no parts and list nobody', async () => {
+  const { get, query } = await setup()
+  const [busy] = await query(`SELECT platform_id::VARCHAR AS id FROM accounts WHERE smart_followers_count > 0 ORDER BY platform_id LIMIT 1`)
+  const { body } = await get(OP, { platform_id: busy.id })
+  const unknown = { score_ago: null, score_change: null, arrived: null, left: null, arrived_points: null, left_points: null, other_points: null, followers: [] }
+  assert.equal(body.changes, { week: { days: 7, ...unknown }, month: { days: 30, ...unknown } })
 })
 
 accountResolutionCases(Explain, OP, 'fallback')

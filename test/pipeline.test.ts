@@ -327,7 +327,8 @@ Extra('score_changes :: the 20 largest moves of a window; score_explanations cou
       ['2026-11-20', '2026-11-20 05:00:00', id(k), [id(7), id(k === 224 ? 200 : k + 1)]],
     )
   }
-  const { dir } = await buildSnapshot({ rawDir: await writeRaw(tempDir('changes-cap-raw'), raw), snapshotsDir: tempDir('changes-cap'), date: BUILD_DATE })
+  // the backfill scores 11-15, the 7-day look-back: a window is explained only from a scored day
+  const { dir } = await buildSnapshot({ rawDir: await writeRaw(tempDir('changes-cap-raw'), raw), snapshotsDir: tempDir('changes-cap'), date: BUILD_DATE, backfillDays: 7 })
   const gem = await readParquet(path.join(dir, 'score_changes.parquet'), `select position, points from t where platform_id = ${id(7)} and days = 7`)
   assert.equal(gem.map((r) => r.position), [...Array(20).keys()])
   for (let p = 1; p < gem.length; p++) assert.ok(Math.abs(gem[p - 1].points as number) >= Math.abs(gem[p].points as number))

@@ -2,9 +2,14 @@
 -- with what that follower moved: for an arrival, the points the account would lose without its weight today; for a
 -- departure, the (negative) points its weight would add today, from the follower's trust and out-degree today.
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
--- day held the follow), as int_growth counts them.
+-- day held the follow), as int_growth counts them. A look-back day never scored has no rows: its window's change is
+-- unknown (score_Nd_ago NULL), and so are its parts (on an install's first nights, every follow would count as an
+-- arrival).
 create or replace table int_score_changes as
-with lookbacks as (select days, getvariable('build_date') - days as since from (select unnest([7, 30]) as days)),
+with lookbacks as (
+  select days, getvariable('build_date') - days as since from (select unnest([7, 30]) as days)
+  where getvariable('build_date') - days in (select score_date from stg_score_history_dates)
+),
 -- the follows held on a look-back day and closed since (the pair may have been followed again): their runs opened on
 -- or before that day and closed after it
 closed_since as (

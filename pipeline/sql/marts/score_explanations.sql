@@ -10,9 +10,10 @@
 --     and from the three weightiest (4 decimals; 0 without audience)
 --   is_seed, seed_standing (first-pass inflow, seed units), seed_endowment (second-pass seed trust, seed units);
 --     NULL when not a seed
---   for N in 7 and 30: score_Nd_ago (NULL without a history file that day), score_change_Nd, arrived_Nd, left_Nd
+--   for N in 7 and 30: score_Nd_ago (NULL when that day was never scored), score_change_Nd, arrived_Nd, left_Nd
 --     (smart followers that arrived and left since), arrived_points_Nd, left_points_Nd (the sums of what they moved,
---     see score_changes.parquet), other_points_Nd (the rest of the change: the standing of followers that stayed)
+--     see score_changes.parquet), other_points_Nd (the rest of the change: the standing of followers that stayed);
+--     all NULL when score_Nd_ago is
 -- sort: account_idx
 create or replace table score_explanations as
 with followers as (
@@ -44,8 +45,11 @@ changes as (
 ),
 windows as (
   select a.platform_id, h.days, h.score_ago,
-    coalesce(c.arrived, 0) as arrived, coalesce(c.departed, 0) as departed,
-    coalesce(c.arrived_points, 0) as arrived_points, coalesce(c.left_points, 0) as left_points
+    -- a window whose look-back day was never scored has no change, and no parts of one
+    if(h.score_ago is null, null, coalesce(c.arrived, 0)) as arrived,
+    if(h.score_ago is null, null, coalesce(c.departed, 0)) as departed,
+    if(h.score_ago is null, null, coalesce(c.arrived_points, 0)) as arrived_points,
+    if(h.score_ago is null, null, coalesce(c.left_points, 0)) as left_points
   from int_accounts a
   join int_score_ago h on h.platform_id = a.platform_id and h.days in (7, 30)
   left join changes c on c.platform_id = a.platform_id and c.days = h.days
