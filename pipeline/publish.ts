@@ -4,13 +4,13 @@
  * A folder counts as published once `.published/<name>` exists (written just before the swap); one build at a time
  * holds `.build.lock`, and it removes what killed builds left: `.tmp-*` folders and never-published snapshot folders.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
 import { fanOut } from './fan-out.ts'
+import { sha256File } from './file-hash.ts'
 import { MARTS } from './models.ts'
 
 export interface ManifestFile {
@@ -34,10 +34,6 @@ export interface Manifest {
 
 const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}_/
 
-function sha256File(file: string): string {
-  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
-}
-
 /** Write every mart as `<mart>.parquet` into `dir`, two at a time on their own connections; the manifest entries. */
 export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
   return fanOut(MARTS, parallel, connect, async (conn, mart) => {
@@ -48,7 +44,7 @@ export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string
       type: String(c.column_type),
     }))
     const rows = Number(await queryValue(conn, `select count(*) from ${mart}`))
-    return { file: `${mart}.parquet`, rows, sha256: sha256File(file), schema }
+    return { file: `${mart}.parquet`, rows, sha256: await sha256File(file), schema }
   })
 }
 

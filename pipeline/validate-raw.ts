@@ -6,12 +6,12 @@
  * failure names the file, the row where known (1-based file row) and the reason. The files are checked in parallel
  * (fan-out.ts).
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { queryRows, sqlString } from './duckdb.ts'
 import { fanOut } from './fan-out.ts'
+import { sha256File } from './file-hash.ts'
 import { RAW_FILES, type RawFile } from './raw-contract.ts'
 
 export class RawInputError extends Error {
@@ -41,12 +41,6 @@ function fileIdentity(file: string): string {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0] : String(error)
-}
-
-async function sha256(file: string): Promise<string> {
-  const hash = crypto.createHash('sha256')
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
 }
 
 async function checkColumns(conn: DuckDBConnection, spec: RawFile, source: string): Promise<void> {
@@ -275,7 +269,7 @@ async function validateFile(conn: DuckDBConnection, spec: RawFile, folder: RawFo
     if (error instanceof RawInputError) throw error
     throw new RawInputError(name, `unreadable Parquet: ${errorMessage(error)}`)
   }
-  return { file: name, rows, sha256: await sha256(file), identity: fileIdentity(file) }
+  return { file: name, rows, sha256: await sha256File(file), identity: fileIdentity(file) }
 }
 
 /**
