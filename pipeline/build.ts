@@ -17,6 +17,7 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
+import { settleAll } from './fan-out.ts'
 import { writeServingColumns } from './serving-columns.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
 import {
@@ -324,11 +325,8 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     }
 
     fs.mkdirSync(tempDir)
-    const written = Date.now()
-    const files = await writeMarts(() => db.connect(), tempDir)
-    const rows = files.reduce((n, f) => n + f.rows, 0)
-    log.info('build.step', { step: 'write_parquet', layer: 'publish', rows, ms: Date.now() - written })
-    await writeServingColumns(conn, tempDir)
+    // the Parquet files and the serving columns both read the marts: written side by side
+    const [files] = await settleAll([writeMarts(() => db.connect(), tempDir), writeServingColumns(conn, tempDir)])
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,

@@ -4,6 +4,7 @@
  * running query.
  *
  * @example const sizes = await fanOut(MARTS, 2, () => db.connect(), (conn, mart) => writeMart(conn, mart))
+ * @example const [files] = await settleAll([writeMarts(connect, dir), writeServingColumns(conn, dir)])
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import pLimit from 'p-limit'
@@ -15,7 +16,7 @@ export async function fanOut<T, R>(
   work: (conn: DuckDBConnection, item: T) => Promise<R>,
 ): Promise<R[]> {
   const limit = pLimit(parallel)
-  const settled = await Promise.allSettled(
+  return settleAll(
     items.map((item) =>
       limit(async () => {
         const conn = await connect()
@@ -27,7 +28,12 @@ export async function fanOut<T, R>(
       }),
     ),
   )
+}
+
+/** The values of `tasks` once every one has settled; the first failure (in order) is thrown then. */
+export async function settleAll<T extends readonly unknown[]>(tasks: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(tasks)
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
   if (failed) throw failed.reason
-  return settled.map((r) => (r as PromiseFulfilledResult<R>).value)
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }

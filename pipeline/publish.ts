@@ -35,8 +35,9 @@ export interface Manifest {
 const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}_/
 
 /** Write every mart as `<mart>.parquet` into `dir`, two at a time on their own connections; the manifest entries. */
-export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
-  return fanOut(MARTS, parallel, connect, async (conn, mart) => {
+export async function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string, parallel = 2): Promise<ManifestFile[]> {
+  const started = Date.now()
+  const files = await fanOut(MARTS, parallel, connect, async (conn, mart) => {
     const file = path.join(dir, `${mart}.parquet`)
     await conn.run(`copy ${mart} to ${sqlString(file)} (format parquet, compression zstd)`)
     const schema = (await queryRows(conn, `describe ${mart}`)).map((c) => ({
@@ -46,6 +47,8 @@ export function writeMarts(connect: () => Promise<DuckDBConnection>, dir: string
     const rows = Number(await queryValue(conn, `select count(*) from ${mart}`))
     return { file: `${mart}.parquet`, rows, sha256: await sha256File(file), schema }
   })
+  log.info('build.step', { step: 'write_parquet', layer: 'publish', rows: files.reduce((n, f) => n + f.rows, 0), ms: Date.now() - started })
+  return files
 }
 
 const PUBLISHED = '.published'

@@ -1,14 +1,16 @@
 /**
  * The serving columns of a snapshot (docs/snapshot.md, "serving/"): the marts the API answers from, as plain arrays
- * the server reads as they are, with no decoding. Written into the snapshot's temp folder after its Parquet files,
- * before the folder is published; never changed afterwards.
+ * the server reads as they are, with no decoding. Read from the build's mart tables, as their Parquet files are (the
+ * two are written side by side, each in the tables' stored order), into the snapshot's temp folder before it is
+ * published; never changed afterwards.
  *
  * Layout of `serving/`:
  * - `columns.json`: `{ format: 1, columns: { <name>: { type, length } } }`; `type` is one of u8, i16, u16, i32, u32,
  *   f64, u64.
  * - `<name>.bin` per column: `length` values of `type`, little-endian, back to back.
- * - Rows of a table follow its Parquet file's order. A table grouped by an owner (`account_idx`, `target_idx`,
- *   `source_idx`) has `<table>.offsets` (i32, owners + 1 values): the owner o's rows are offsets[o] .. offsets[o+1]-1.
+ * - Rows of a table follow its Parquet file's order (the mart's stored order). A table grouped by an owner
+ *   (`account_idx`, `target_idx`, `source_idx`) has `<table>.offsets` (i32, owners + 1 values): the owner o's rows are
+ *   offsets[o] .. offsets[o+1]-1.
  * - A text column is three columns: `<name>.offsets` (f64, rows + 1: the UTF-8 bytes of row i are offsets[i] ..
  *   offsets[i+1]-1 of `<name>.utf8`, u8) and, when it can be NULL, `<name>.null` (u8, 1 for NULL).
  * - `reference.json`: the small tables (categories, tag categories, tags, previous usernames, the smart-follows
@@ -95,7 +97,7 @@ class ServingWriter {
   }
 }
 
-/** Fixed-width columns of a file in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
+/** Fixed-width columns of a mart (or query) in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
 async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: string, columns: Record<string, [ColumnType, string]>, order = ''): Promise<void> {
   const entries = Object.entries(columns)
   // every column exists, an empty table's too (a first night has no follow events yet)
@@ -106,10 +108,10 @@ async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: 
   }
 }
 
-/** `<table>.offsets` of a file grouped by `owner` (sorted ascending in the file), `owners` + 1 values. */
-async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, source: string, owner: string, owners: number): Promise<Int32Array> {
+/** `<table>.offsets` of a mart grouped by `owner` (sorted ascending in it), `owners` + 1 values. */
+async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, owner: string, owners: number): Promise<Int32Array> {
   const offsets = new Int32Array(owners + 1)
-  const counts = (await conn.runAndReadAll(`SELECT ${owner}::INTEGER, count(*)::INTEGER FROM ${source} GROUP BY 1`)).getRows()
+  const counts = (await conn.runAndReadAll(`SELECT ${owner}::INTEGER, count(*)::INTEGER FROM ${table} GROUP BY 1`)).getRows()
   for (const [o, n] of counts) offsets[(o as number) + 1] = n as number
   for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
   out.appendBytes(`${table}.offsets`, 'i32', offsets)
@@ -166,7 +168,7 @@ async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWr
 
 /**
  * The rows of smart_followers (stored by score) in the other two orders: `<order>[offsets[t] + p]` is the row at
- * position p of target t (the file gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
+ * position p of target t (the mart gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
  */
 async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, source: string, offsets: Int32Array): Promise<void> {
   for (const [name, column] of [
@@ -189,12 +191,12 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
  * `<table>.newer_same_author` of a mentions table (rows by target, newest first): for each row, the row of the same
  * target's next newer mention by the same author, -1 for none (unknown authors count as one author).
  */
-async function writeNewerSameAuthor(conn: DuckDBConnection, out: ServingWriter, table: string, source: string): Promise<void> {
+async function writeNewerSameAuthor(conn: DuckDBConnection, out: ServingWriter, table: string): Promise<void> {
   out.appendBytes(`${table}.newer_same_author`, 'i32', new Int32Array(0))
   const newest = new Map<number, number>()
   let target = -1
   let row = 0
-  const result = await conn.stream(`SELECT target_idx::INTEGER, coalesce(author_idx, -1)::INTEGER FROM ${source}`)
+  const result = await conn.stream(`SELECT target_idx::INTEGER, coalesce(author_idx, -1)::INTEGER FROM ${table}`)
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const targets = items(chunk.getColumnVector(0)) as Int32Array
     const authors = items(chunk.getColumnVector(1)) as Int32Array
@@ -211,21 +213,20 @@ async function writeNewerSameAuthor(conn: DuckDBConnection, out: ServingWriter, 
   }
 }
 
-/** The serving columns of the snapshot whose Parquet files are in `dir`, into `dir/serving`. */
+/** The serving columns of the marts in `conn`'s database, into `dir/serving` (`dir`: the snapshot's temp folder). */
 export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
   const started = Date.now()
   const out = new ServingWriter(path.join(dir, 'serving'))
   try {
-    await writeAll(conn, out, dir)
+    await writeAll(conn, out)
   } finally {
     out.close()
   }
   log.info('build.step', { step: 'serving_columns', layer: 'publish', rows: Object.keys(out.columns).length, ms: Date.now() - started })
 }
 
-async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string): Promise<void> {
-  const file = (name: string) => `read_parquet('${path.join(dir, name).replaceAll("'", "''")}')`
-  const accounts = file('accounts.parquet')
+async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<void> {
+  const accounts = 'accounts'
   const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${accounts}`)).getRows()[0][0] as number
   const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
 
@@ -260,15 +261,15 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
        SELECT key, account_idx, row_number() OVER (PARTITION BY key ORDER BY kind DESC, preference DESC, tiebreak) AS choice
        FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM ${accounts}
              UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM ${accounts} WHERE slug <> ''
-             UNION ALL SELECT lower(username), account_idx, 1, ${day('changed_at')}, -account_idx FROM ${file('previous_usernames.parquet')})
+             UNION ALL SELECT lower(username), account_idx, 1, ${day('changed_at')}, -account_idx FROM previous_usernames)
        WHERE key <> '')
      WHERE choice = 1)`
   await writeText(conn, out, 'handles.key', handles, 'key', 'dense', false)
   await writeColumns(conn, out, handles, { 'handles.account_idx': ['i32', 'account_idx::INTEGER'] }, 'ORDER BY dense')
 
   for (const [table, id] of [['account_categories', 'category_id'], ['account_tags', 'tag_id']]) {
-    await writeOffsets(conn, out, table, file(`${table}.parquet`), 'account_idx', owners)
-    await writeColumns(conn, out, file(`${table}.parquet`), { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
+    await writeOffsets(conn, out, table, 'account_idx', owners)
+    await writeColumns(conn, out, table, { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
   }
 
   // each account's label ids as bit masks: categories 0..30, tags 0..31 and 32..62; bit 31 of `categories` and of
@@ -277,14 +278,14 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
        bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END) AS categories,
        bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END) AS tags_low,
        bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END) AS tags_high
-     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM ${file('account_categories.parquet')}
-           UNION ALL SELECT account_idx, tag_id, 't' FROM ${file('account_tags.parquet')})
+     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM account_categories
+           UNION ALL SELECT account_idx, tag_id, 't' FROM account_tags)
      GROUP BY account_idx)`
-  // smart_followers in file order (file_row_number: the row), with each follower's label masks
-  const followerRows = `(SELECT x.*, m.categories, m.tags_low, m.tags_high FROM read_parquet('${path.join(dir, 'smart_followers.parquet').replaceAll("'", "''")}', file_row_number = true) x
-    LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx ORDER BY x.file_row_number)`
+  // smart_followers in its stored order (rowid), with each follower's label masks
+  const followerRows = `(SELECT x.*, m.categories, m.tags_low, m.tags_high FROM (SELECT *, rowid AS row FROM smart_followers) x
+    LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx ORDER BY x.row)`
 
-  /** Tables grouped by an owner: the file's owner column and its columns. */
+  /** Marts grouped by an owner: the owner column and the columns. */
   const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
     [
       'smart_followers',
@@ -340,22 +341,21 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
     ]),
   ]
   for (const [table, owner, columns] of grouped) {
-    // offsets and orders read the file itself: they do not depend on the columns computed over its rows
-    const parquet = file(`${table}.parquet`)
-    const offsets = await writeOffsets(conn, out, table, parquet, owner, owners)
-    const source = table === 'smart_followers' ? followerRows : parquet
+    // offsets and orders read the mart itself: they do not depend on the columns computed over its rows
+    const offsets = await writeOffsets(conn, out, table, owner, owners)
+    const source = table === 'smart_followers' ? followerRows : table
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
-    if (table === 'smart_followers') await writeFollowerOrders(conn, out, parquet, offsets)
-    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table, parquet)
+    if (table === 'smart_followers') await writeFollowerOrders(conn, out, table, offsets)
+    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table)
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
-  const scoreDates = file('score_dates.parquet')
+  const scoreDates = 'score_dates'
   await writeColumns(conn, out, scoreDates, { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
 
-  await writeExplanationComponents(conn, out, file('score_explanations.parquet'))
+  await writeExplanationComponents(conn, out, 'score_explanations')
 
-  const tweets = file('tweets.parquet')
+  const tweets = 'tweets'
   await writeColumns(conn, out, tweets, {
     'tweets.tweet_id': ['u64', 'tweet_id::UBIGINT'],
     'tweets.author_id': ['u64', 'author_id::UBIGINT'],
@@ -369,7 +369,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
   await writeText(conn, out, 'tweets.text', tweets, 'text', 'tweet_idx', true)
 
   // trending: every list's rows by (days, metric, rank)
-  await writeColumns(conn, out, file('trending.parquet'), {
+  await writeColumns(conn, out, 'trending', {
     'trending.days': ['i32', 'days::INTEGER'],
     'trending.by_score': ['u8', "(metric = 'score')::INTEGER"],
     'trending.account_idx': ['i32', 'account_idx::INTEGER'],
@@ -379,9 +379,9 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
 
   const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson()
   out.finish({
-    categories: await rows(`SELECT category_id::INTEGER AS id, name FROM ${file('categories.parquet')} ORDER BY 1`),
-    tag_categories: await rows(`SELECT tag_category_id::INTEGER AS id, name FROM ${file('tag_categories.parquet')} ORDER BY 1`),
-    tags: await rows(`SELECT tag_id::INTEGER AS id, name, tag_category_id::INTEGER AS tag_category_id FROM ${file('tags.parquet')} ORDER BY 1`),
+    categories: await rows(`SELECT category_id::INTEGER AS id, name FROM categories ORDER BY 1`),
+    tag_categories: await rows(`SELECT tag_category_id::INTEGER AS id, name FROM tag_categories ORDER BY 1`),
+    tags: await rows(`SELECT tag_id::INTEGER AS id, name, tag_category_id::INTEGER AS tag_category_id FROM tags ORDER BY 1`),
     smart_follows: await rows(
       `SELECT days::INTEGER AS days, bucket, pos_by_score::INTEGER AS pos_by_score, pos_by_followers::INTEGER AS pos_by_followers,
               platform_id::VARCHAR AS platform_id, username, name, description, profile_url, profile_image, blue_verified,
@@ -389,12 +389,12 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter, dir: string)
               current_followers::DOUBLE AS current_followers, followers_diff::DOUBLE AS followers_diff,
               total_alpha_followers::DOUBLE AS total_alpha_followers, new_alpha_followers::DOUBLE AS new_alpha_followers,
               new_alpha_followers_diff::DOUBLE AS new_alpha_followers_diff, top_alpha_followers
-       FROM ${file('smart_follows.parquet')} ORDER BY days, bucket, rank_alpha`,
+       FROM smart_follows ORDER BY days, bucket, rank_alpha`,
     ),
     // old handles in file order: by account, then change date and username
     previous_usernames: await rows(
-      `SELECT account_idx::INTEGER AS account_idx, username FROM ${file('previous_usernames.parquet')}`,
+      `SELECT account_idx::INTEGER AS account_idx, username FROM previous_usernames`,
     ),
-    top_researched: await rows(`SELECT days::INTEGER AS days, account_idx::INTEGER AS account_idx, lookups::DOUBLE AS lookups FROM ${file('top_researched.parquet')} ORDER BY days, rank`),
+    top_researched: await rows(`SELECT days::INTEGER AS days, account_idx::INTEGER AS account_idx, lookups::DOUBLE AS lookups FROM top_researched ORDER BY days, rank`),
   })
 }
