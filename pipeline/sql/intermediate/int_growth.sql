@@ -18,7 +18,7 @@ followers_now as (
 select
   h.platform_id, h.days,
   coalesce(n.smart_followers, 0) - coalesce(t.smart_followers, 0) as smart_followers_diff,
-  round(s.platform_score - h.score_ago, 2) as platform_score_diff
+  round(s.platform_score - h.score_ago, 2) + 0 as platform_score_diff  -- + 0: a fall rounded to zero is 0, not −0
 from int_score_ago h
 join int_scores s on s.platform_id = h.platform_id
 left join followers_now n on n.platform_id = h.platform_id

@@ -13,7 +13,7 @@ select
     as position,
   c.change, f.account_idx as follower_idx, c.follower_id,
   k.platform_id is not null as follower_is_seed,
-  round(c.points, 2) as points
+  round(c.points, 2) + 0 as points  -- + 0: a departure rounded to zero is 0, not −0
 from int_score_changes c
 join int_accounts t on t.platform_id = c.target_id
 join int_accounts f on f.platform_id = c.follower_id

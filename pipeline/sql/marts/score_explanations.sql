@@ -68,16 +68,17 @@ select
   k.platform_id is not null as is_seed,
   k.standing_inflow / getvariable('score_unit') as seed_standing,
   k.seed_trust / getvariable('score_unit') as seed_endowment,
+  -- + 0: a negative change, departure or rest rounded to zero is 0, not −0
   w7.score_ago as score_7d_ago,
-  round(s.platform_score - w7.score_ago, 2) as score_change_7d,
+  round(s.platform_score - w7.score_ago, 2) + 0 as score_change_7d,
   w7.arrived::integer as arrived_7d, w7.departed::integer as left_7d,
-  round(w7.arrived_points, 2) as arrived_points_7d, round(w7.left_points, 2) as left_points_7d,
-  round(s.platform_score - w7.score_ago - w7.arrived_points - w7.left_points, 2) as other_points_7d,
+  round(w7.arrived_points, 2) as arrived_points_7d, round(w7.left_points, 2) + 0 as left_points_7d,
+  round(s.platform_score - w7.score_ago - w7.arrived_points - w7.left_points, 2) + 0 as other_points_7d,
   w30.score_ago as score_30d_ago,
-  round(s.platform_score - w30.score_ago, 2) as score_change_30d,
+  round(s.platform_score - w30.score_ago, 2) + 0 as score_change_30d,
   w30.arrived::integer as arrived_30d, w30.departed::integer as left_30d,
-  round(w30.arrived_points, 2) as arrived_points_30d, round(w30.left_points, 2) as left_points_30d,
-  round(s.platform_score - w30.score_ago - w30.arrived_points - w30.left_points, 2) as other_points_30d
+  round(w30.arrived_points, 2) as arrived_points_30d, round(w30.left_points, 2) + 0 as left_points_30d,
+  round(s.platform_score - w30.score_ago - w30.arrived_points - w30.left_points, 2) + 0 as other_points_30d
 from int_accounts a
 join int_scores s on s.platform_id = a.platform_id
 left join followers f on f.platform_id = a.platform_id

@@ -63,7 +63,7 @@ items as (
     a.account_idx, a.platform_id, a.username, coalesce(a.name, '') as name,
     coalesce(a.description, '') as description, '/' || a.username as profile_url,
     coalesce(a.profile_image, '') as profile_image, a.blue_verified,
-    s.platform_score, round(s.platform_score - coalesce(h.score_ago, s.platform_score), 2) as platform_score_diff,
+    s.platform_score, round(s.platform_score - coalesce(h.score_ago, s.platform_score), 2) + 0 as platform_score_diff,
     a.followers_count as current_followers,
     coalesce(a.followers_count - fa.followers_count, 0)::bigint as followers_diff,
     r.total_alpha_followers::bigint as total_alpha_followers,
