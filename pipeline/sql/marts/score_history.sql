@@ -58,10 +58,10 @@ changes as (
 window_start as (select min(date) as rank_from from score_dates where date >= getvariable('rank_cutoff')),
 before_window as (
   select platform_id, score_date, platform_score, rank,
-    lag(platform_score) over (partition by platform_id order by score_date) as before_score,
-    row_number() over (partition by platform_id order by score_date desc) = 1 as last_before
+    lag(platform_score) over w as before_score, lead(score_date) over w is null as last_before
   from changes, window_start
   where score_date < rank_from
+  window w as (partition by platform_id order by score_date)
 ),
 windowed as (
   -- before the window: the changes of score, unranked
