@@ -391,7 +391,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
               new_alpha_followers_diff::DOUBLE AS new_alpha_followers_diff, top_alpha_followers
        FROM smart_follows ORDER BY days, bucket, rank_alpha`,
     ),
-    // old handles in file order: by account, then change date and username
+    // old handles in stored order: by account, then change date and username
     previous_usernames: await rows(
       `SELECT account_idx::INTEGER AS account_idx, username FROM previous_usernames`,
     ),

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { SERVING_ARRAYS } from '../pipeline/serving-columns.ts'
 import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
 
 /** The server's lookup logs: one line per resolved account lookup (plus an unknown id and a torn last line). */
@@ -328,7 +329,7 @@ Extra('score_changes :: the 20 largest moves of a window; score_explanations cou
       ['2026-11-20', '2026-11-20 05:00:00', id(k), [id(7), id(k === 224 ? 200 : k + 1)]],
     )
   }
-  // the backfill scores 11-15, the 7-day look-back: a window is explained only from a scored day
+  // the backfill scores the dates back to 11-15, the 7-day look-back: a window is explained only from a scored day
   const { dir } = await buildSnapshot({ rawDir: await writeRaw(tempDir('changes-cap-raw'), raw), snapshotsDir: tempDir('changes-cap'), date: BUILD_DATE, backfillDays: 7 })
   const gem = await readParquet(path.join(dir, 'score_changes.parquet'), `select position, points from t where platform_id = ${id(7)} and days = 7`)
   assert.equal(gem.map((r) => r.position), [...Array(20).keys()])
@@ -411,6 +412,35 @@ Manifest('manifest :: every file with rows, sha256 and schema; score params; raw
   }
   assert.equal(onDisk.raw_files.length, 11)
   assert.is(onDisk.score_params.alpha, 0.85)
+})
+
+Manifest('serving :: the serving columns hold the Parquet files\' values, row for row in file order', async () => {
+  const { dir } = await built
+  const serving = path.join(dir, 'serving')
+  const { columns } = JSON.parse(fs.readFileSync(path.join(serving, 'columns.json'), 'utf8'))
+  const column = (name: string) => {
+    const Array = SERVING_ARRAYS[columns[name].type as keyof typeof SERVING_ARRAYS]
+    const bytes = fs.readFileSync(path.join(serving, `${name}.bin`))
+    return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
+  }
+  // [table, serving column, the same value from the Parquet file]
+  const cases = [
+    ['accounts', 'platform_score', 'platform_score'],
+    ['smart_followers', 'follower_idx', 'follower_idx'],
+    ['smart_followers', 'subscribed_at_ms', 'epoch_ms(subscribed_at)'],
+    ['followers_count_history', 'followers_count', 'followers_count'],
+    ['score_history', 'platform_score', 'platform_score'],
+    ['friendship_following', 'platform_score', 'platform_score'],
+    ['score_contributors', 'points', 'points'],
+    ['categorized_followers_count', 'cnt', 'cnt'],
+    ['mentions', 'tweet_idx', 'tweet_idx'],
+    ['tweets', 'tweet_id', 'tweet_id'],
+  ]
+  for (const [table, name, value] of cases) {
+    const rows = await readParquet(path.join(dir, `${table}.parquet`), `select (${value}) as v from t`)
+    assert.ok(rows.length > 0, table)
+    assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
+  }
 })
 
 for (const s of [Accounts, Reference, SmartFollowers, Categorized, Followers, Friendship, SmartFollows, Mentions, Extra, Manifest]) s.run()
