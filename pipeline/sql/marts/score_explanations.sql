@@ -43,15 +43,13 @@ changes as (
   from int_score_changes
   group by target_id, days
 ),
+-- the windows whose look-back day was scored: the others have no change, and no parts of one (all NULL below)
 windows as (
   select a.platform_id, h.days, h.score_ago,
-    -- a window whose look-back day was never scored has no change, and no parts of one
-    if(h.score_ago is null, null, coalesce(c.arrived, 0)) as arrived,
-    if(h.score_ago is null, null, coalesce(c.departed, 0)) as departed,
-    if(h.score_ago is null, null, coalesce(c.arrived_points, 0)) as arrived_points,
-    if(h.score_ago is null, null, coalesce(c.left_points, 0)) as left_points
+    coalesce(c.arrived, 0) as arrived, coalesce(c.departed, 0) as departed,
+    coalesce(c.arrived_points, 0) as arrived_points, coalesce(c.left_points, 0) as left_points
   from int_accounts a
-  join int_score_ago h on h.platform_id = a.platform_id and h.days in (7, 30)
+  join int_score_ago h on h.platform_id = a.platform_id and h.days in (7, 30) and h.score_ago is not null
   left join changes c on c.platform_id = a.platform_id and c.days = h.days
 )
 select
