@@ -2,16 +2,20 @@
 -- last row on or before that date). NULL when that date was never scored; 0 when it was and the account had no score.
 create or replace table int_score_ago as
 with lookbacks as (select unnest([1, 7, 30]) as days),
+-- one pass over the history: each account's last row on or before each look-back date
 as_of as (
-  select l.days, h.platform_id, arg_max(h.platform_score, h.score_date) as platform_score
-  from stg_score_history h
-  join lookbacks l on h.score_date <= getvariable('build_date') - l.days
-  group by l.days, h.platform_id
+  select platform_id,
+    arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 1) as ago_1,
+    arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 7) as ago_7,
+    arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 30) as ago_30
+  from stg_score_history
+  where score_date <= getvariable('build_date') - 1
+  group by platform_id
 )
 select
   a.platform_id, l.days,
-  if(d.score_date is null, null, coalesce(h.platform_score, 0)) as score_ago
+  if(d.score_date is null, null, coalesce(case l.days when 1 then h.ago_1 when 7 then h.ago_7 else h.ago_30 end, 0)) as score_ago
 from int_accounts a
 cross join lookbacks l
 left join stg_score_history_dates d on d.score_date = getvariable('build_date') - l.days
-left join as_of h on h.days = l.days and h.platform_id = a.platform_id;
+left join as_of h on h.platform_id = a.platform_id;
