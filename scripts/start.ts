@@ -1,7 +1,8 @@
 /**
  * `npm start`, the one command: demo raw data if `raw/` is absent, today's snapshot if `current` is not already
- * today's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts), a demo account and
- * key on a fresh install (the key is printed once), then the API.
+ * today's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts; the first snapshot
+ * also scores the 30 days before, as `--backfill 30`, so score history, diffs and explanations are there from the
+ * start), a demo account and key on a fresh install (the key is printed once), then the API.
  * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), the build's (STATE_DIR, SNAPSHOT_KEEP) and everything `npm run
  * serve` reads.
  */
@@ -17,6 +18,8 @@ import type { ScaleName } from './generate/scales.ts'
 import { serve } from './serve.ts'
 
 const today = new Date().toISOString().slice(0, 10)
+/** Days the first snapshot scores before today (pipeline/build.ts `backfillDays`). */
+const FIRST_BACKFILL_DAYS = 30
 
 async function main(): Promise<void> {
   const settings = buildSettingsFromEnv()
@@ -26,10 +29,12 @@ async function main(): Promise<void> {
     log.info('start.generate', { raw_dir: rawDir, scale, end_date: today })
     await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: today })
   }
-  if (currentBuildDate(snapshotsDir) !== today) {
-    log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today })
+  const built = currentBuildDate(snapshotsDir)
+  if (built !== today) {
+    const backfillDays = built === null ? FIRST_BACKFILL_DAYS : 0
+    log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today, backfill_days: backfillDays })
     try {
-      await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today }))
+      await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today, backfillDays }))
     } catch (error) {
       // the last good snapshot keeps serving; with none, there is nothing to serve
       if (currentBuildDate(snapshotsDir) === null) throw error

@@ -56,6 +56,9 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
     assert.ok(fs.existsSync(path.join(home, 'raw', new Date().toISOString().slice(0, 10), 'accounts.parquet')), 'raw data generated (a folder per day)')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'current', 'manifest.json')), 'snapshot published')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'last-build.json')), 'the build recorded its outcome')
+    // the first snapshot also scores the 30 days before today: score history and diffs from the start
+    const manifest = JSON.parse(fs.readFileSync(path.join(home, 'snapshots', 'current', 'manifest.json'), 'utf8'))
+    assert.is(manifest.files.find((f: { file: string }) => f.file === 'score_dates.parquet').rows, 31)
 
     const keys = stdout.match(/\bask_[A-Za-z0-9_-]{43}\b/g) ?? []
     assert.is(keys.length, 1, 'the demo key is printed exactly once')
