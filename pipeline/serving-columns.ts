@@ -226,11 +226,10 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
 }
 
 async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<void> {
-  const accounts = 'accounts'
-  const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${accounts}`)).getRows()[0][0] as number
+  const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM accounts`)).getRows()[0][0] as number
   const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
 
-  await writeColumns(conn, out, accounts, {
+  await writeColumns(conn, out, 'accounts', {
     'accounts.numeric_id': ['u64', 'platform_id::UBIGINT'],
     'accounts.blue_verified': ['u8', 'blue_verified::INTEGER'],
     'accounts.is_tracked': ['u8', 'is_tracked::INTEGER'],
@@ -244,23 +243,23 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   }, 'ORDER BY account_idx')
   // the tracked accounts by score and by follower count (descending, ties by id)
   for (const [name, column] of [['by_score', 'platform_score'], ['by_followers', 'followers_count']]) {
-    await writeColumns(conn, out, `(SELECT account_idx FROM ${accounts} WHERE is_tracked ORDER BY ${column} DESC, account_idx)`, {
+    await writeColumns(conn, out, `(SELECT account_idx FROM accounts WHERE is_tracked ORDER BY ${column} DESC, account_idx)`, {
       [`accounts.${name}`]: ['i32', 'account_idx::INTEGER'],
     })
   }
-  await writeText(conn, out, 'accounts.username', accounts, 'username', 'account_idx', false)
-  await writeText(conn, out, 'accounts.slug', accounts, 'slug', 'account_idx', true)
-  await writeText(conn, out, 'accounts.name', accounts, 'name', 'account_idx', true)
-  await writeText(conn, out, 'accounts.description', accounts, "coalesce(description, '')", 'account_idx', false)
-  await writeText(conn, out, 'accounts.profile_image', accounts, 'profile_image', 'account_idx', true)
+  await writeText(conn, out, 'accounts.username', 'accounts', 'username', 'account_idx', false)
+  await writeText(conn, out, 'accounts.slug', 'accounts', 'slug', 'account_idx', true)
+  await writeText(conn, out, 'accounts.name', 'accounts', 'name', 'account_idx', true)
+  await writeText(conn, out, 'accounts.description', 'accounts', "coalesce(description, '')", 'account_idx', false)
+  await writeText(conn, out, 'accounts.profile_image', 'accounts', 'profile_image', 'account_idx', true)
 
   // every lower-case handle and its account, sorted by the handle's bytes: a current username, else a slug, else a
   // previous username (its most recent owner; the latest account on a tie); a tracked account wins a username or
   // slug shared with a friend-only record (then the lowest account_idx)
   const handles = `(SELECT key, account_idx, row_number() OVER (ORDER BY key) - 1 AS dense FROM (
        SELECT key, account_idx, row_number() OVER (PARTITION BY key ORDER BY kind DESC, preference DESC, tiebreak) AS choice
-       FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM ${accounts}
-             UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM ${accounts} WHERE slug <> ''
+       FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM accounts
+             UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM accounts WHERE slug <> ''
              UNION ALL SELECT lower(username), account_idx, 1, ${day('changed_at')}, -account_idx FROM previous_usernames)
        WHERE key <> '')
      WHERE choice = 1)`
@@ -350,13 +349,11 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
-  const scoreDates = 'score_dates'
-  await writeColumns(conn, out, scoreDates, { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
+  await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
 
   await writeExplanationComponents(conn, out, 'score_explanations')
 
-  const tweets = 'tweets'
-  await writeColumns(conn, out, tweets, {
+  await writeColumns(conn, out, 'tweets', {
     'tweets.tweet_id': ['u64', 'tweet_id::UBIGINT'],
     'tweets.author_id': ['u64', 'author_id::UBIGINT'],
     'tweets.author_idx': ['i32', 'coalesce(author_idx, -1)::INTEGER'],
@@ -366,7 +363,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
     'tweets.replies': ['u32', 'replies::DOUBLE'],
     'tweets.views': ['u32', 'views::DOUBLE'],
   }, 'ORDER BY tweet_idx')
-  await writeText(conn, out, 'tweets.text', tweets, 'text', 'tweet_idx', true)
+  await writeText(conn, out, 'tweets.text', 'tweets', 'text', 'tweet_idx', true)
 
   // trending: every list's rows by (days, metric, rank)
   await writeColumns(conn, out, 'trending', {
