@@ -18,6 +18,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
 import { settleAll } from './fan-out.ts'
+import { HISTORY_TABLES, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
 import {
@@ -33,7 +34,7 @@ import {
   guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
-  acquireBuildLock, assertCurrentIsLink, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
+  acquireBuildLock, assertCurrentIsLink, currentDir, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
 } from './publish.ts'
 
 export interface BuildOptions {
@@ -79,7 +80,7 @@ export class AuditError extends Error {
   }
 }
 
-const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + AUDITS.length
+const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + HISTORY_TABLES.length + AUDITS.length
 
 type Bar = ReturnType<typeof progress>
 
@@ -238,6 +239,7 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   bar?.tick()
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
   for (const model of MARTS) await runStep('marts', model)
+  for (const { name } of HISTORY_TABLES) await runStep('history', name)
   await dropIntermediates(conn)
   return {
     rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode,
@@ -325,16 +327,22 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     }
 
     fs.mkdirSync(tempDir)
-    // the Parquet files and the serving columns both read the marts: written side by side
-    const [files] = await settleAll([writeMarts(() => db.connect(), tempDir), writeServingColumns(conn, tempDir)])
+    // the Parquet files, the serving columns and the history parts all read the marts: written side by side
+    const historyConn = await db.connect()
+    const [files, , history] = await settleAll([
+      writeMarts(() => db.connect(), tempDir),
+      writeServingColumns(conn, tempDir),
+      writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir)).finally(() => historyConn.closeSync()),
+    ])
     const manifest: Manifest = {
       snapshot_id: snapshotId,
       build_date: opts.date,
       built_at: started.toISOString(),
       raw_source: rawRoot,
       raw_files: modeled.rawFiles.map(({ file, rows, sha256 }) => ({ file, rows, sha256 })),
-      files,
+      files: [...files, ...history.files],
       score_params: SCORE_PARAMS,
+      parts: history.parts,
       state: {
         dir: stateDir,
         mode: modeled.mode,

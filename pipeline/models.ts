@@ -1,6 +1,7 @@
 /**
  * The pipeline's models in the fixed order the runner executes them. A model is one `.sql` file under `sql/` that
- * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS.
+ * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS; a
+ * history table (written as monthly parts) = one `history/<table>.sql` plus its entry in pipeline/history-parts.ts.
  */
 /** Views over the reference tables of the build date's folder and the raw days this build folds. */
 export const STAGING = [
@@ -41,7 +42,7 @@ export const INTERMEDIATE = [
 /** One model per snapshot file (`<name>.parquet`), in dependency order. */
 export const MARTS = [
   'accounts', 'previous_usernames', 'categories', 'tag_categories', 'tags', 'account_categories', 'account_tags',
-  'smart_followers', 'categorized_followers_count', 'followers_count_history', 'followers_diff',
+  'smart_followers', 'categorized_followers_count', 'followers_diff',
   'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
   // the operations of docs/extra-operations.md
   'score_dates', 'score_history', 'trending', 'top_researched', 'smart_mentions',

@@ -28,8 +28,17 @@ export interface Manifest {
   raw_files: { file: string; rows: number; sha256: string }[]
   files: ManifestFile[]
   score_params: Record<string, unknown>
+  /** the monthly parts of each history table (pipeline/history-parts.ts); their Parquet files are among `files` */
+  parts: Record<string, PartEntry[]>
   /** how the state was brought to build_date: a night on the day before's state, or a fold from scratch */
   state: { dir: string; mode: 'night' | 'import'; replayed_days: string[]; rewound_to: string | null; unfolded_raw_days: string[] }
+}
+
+/** A month of a history table: its row count and the fingerprint that tells whether the next night can link it. */
+export interface PartEntry {
+  month: string
+  rows: number
+  fingerprint: string
 }
 
 const SNAPSHOT_NAME = /^\d{4}-\d{2}-\d{2}_/
@@ -71,6 +80,12 @@ function readCurrent(snapshotsDir: string): string | null {
   } catch {
     return null
   }
+}
+
+/** The folder `snapshots/current` points to, or null before the first snapshot. */
+export function currentDir(snapshotsDir: string): string | null {
+  const name = readCurrent(snapshotsDir)
+  return name === null ? null : path.join(snapshotsDir, name)
 }
 
 /** Another build holds the snapshots folder: this one did nothing (and records no outcome). */

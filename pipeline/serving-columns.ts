@@ -4,10 +4,7 @@
  * two are written side by side, each in the tables' stored order), into the snapshot's temp folder before it is
  * published; never changed afterwards.
  *
- * Layout of `serving/`:
- * - `columns.json`: `{ format: 1, columns: { <name>: { type, length } } }`; `type` is one of u8, i16, u16, i32, u32,
- *   f64, u64.
- * - `<name>.bin` per column: `length` values of `type`, little-endian, back to back.
+ * Layout of `serving/` (the folder's format: pipeline/serving-writer.ts):
  * - Rows of a table follow its Parquet file's order (the mart's stored order). A table grouped by an owner
  *   (`account_idx`, `target_idx`, `source_idx`) has `<table>.offsets` (i32, owners + 1 values): the owner o's rows are
  *   offsets[o] .. offsets[o+1]-1.
@@ -18,22 +15,11 @@
  *
  * @example await writeServingColumns(conn, '/snapshots/.tmp-2026-11-22_010203-abcdef')
  */
-import fs from 'node:fs'
 import path from 'node:path'
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
+import { items, SERVING_ARRAYS, ServingWriter, writeColumns, type ColumnType } from './serving-writer.ts'
 
-/** The column types of `columns.json` and their arrays (the server reads them with these too). */
-export const SERVING_ARRAYS = {
-  u8: Uint8Array,
-  i16: Int16Array,
-  u16: Uint16Array,
-  i32: Int32Array,
-  u32: Uint32Array,
-  f64: Float64Array,
-  u64: BigUint64Array,
-}
-export type ColumnType = keyof typeof SERVING_ARRAYS
 /**
  * The columns of score_explanations.parquet the server reads, in the order of `score_explanations.components`: one
  * f64 per column and account, an account's values back to back (row-major: one read answers an account), NULL as
@@ -45,68 +31,6 @@ export const EXPLANATION_COMPONENTS = [
   'score_7d_ago', 'score_change_7d', 'arrived_7d', 'left_7d', 'arrived_points_7d', 'left_points_7d', 'other_points_7d',
   'score_30d_ago', 'score_change_30d', 'arrived_30d', 'left_30d', 'arrived_points_30d', 'left_points_30d', 'other_points_30d',
 ] as const
-
-/** Any typed array of the column types (DuckDB's views included). */
-type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
-
-/** The typed-array view DuckDB gives on a fixed-width vector (INTEGER, DOUBLE or UBIGINT; DuckDB's memory: copied). */
-const items = (vector: DuckDBVector) => (vector as unknown as { items: Int32Array | Float64Array | BigUint64Array }).items
-
-/** The columns of one `serving/` folder, each appended chunk by chunk to its file. */
-class ServingWriter {
-  readonly columns: Record<string, { type: ColumnType; length: number }> = {}
-  /** each column's file, open for appending until close() */
-  private readonly files = new Map<string, number>()
-
-  constructor(readonly dir: string) {
-    fs.mkdirSync(dir)
-  }
-
-  /** Append `values` (converted to `type`) to column `name`. */
-  append(name: string, type: ColumnType, values: AnyArray): void {
-    const array = new SERVING_ARRAYS[type](values.length)
-    ;(array as Int32Array).set(values as Int32Array)
-    this.appendBytes(name, type, array)
-  }
-
-  appendBytes(name: string, type: ColumnType, array: AnyArray): void {
-    const column = (this.columns[name] ??= { type, length: 0 })
-    if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
-    const file = path.join(this.dir, `${name}.bin`)
-    let fd = this.files.get(name)
-    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'a')))
-    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
-    try {
-      // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written
-      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done)
-    } catch (error) {
-      throw new Error(`writing ${file}: ${(error as Error).message}`, { cause: error })
-    }
-    column.length += array.length
-  }
-
-  close(): void {
-    for (const fd of this.files.values()) fs.closeSync(fd)
-    this.files.clear()
-  }
-
-  finish(reference: unknown): void {
-    this.close()
-    fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
-    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: 1, columns: this.columns }, null, 2) + '\n')
-  }
-}
-
-/** Fixed-width columns of a mart (or query) in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
-async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: string, columns: Record<string, [ColumnType, string]>, order = ''): Promise<void> {
-  const entries = Object.entries(columns)
-  // every column exists, an empty table's too (a first night has no follow events yet)
-  for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
-  const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
-  }
-}
 
 /** `<table>.offsets` of a mart grouped by `owner` (sorted ascending in it), `owners` + 1 values. */
 async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, owner: string, owners: number): Promise<Int32Array> {
@@ -299,7 +223,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
       },
     ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
-    ['followers_count_history', 'account_idx', { day: ['u16', day('date')], followers_count: ['u32', 'followers_count::DOUBLE'] }],
     ['score_history', 'account_idx', { day: ['u16', day('date')], platform_score: ['f64', 'platform_score::DOUBLE'], rank: ['i32', 'coalesce(rank, 0)::INTEGER'] }],
     ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', day('event_date')] }],
     [

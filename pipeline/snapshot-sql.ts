@@ -1,14 +1,15 @@
 /**
  * SQL over a published snapshot for analysts: one DuckDB view per Parquet file of `snapshots/current` (view name =
- * file name without `.parquet`), the views derived from them (DERIVED_VIEWS), and a plain-text table printer. Used
- * by `npm run sql` and the documented queries' test.
+ * file name without `.parquet`), one per history table over its monthly parts (pipeline/history-parts.ts), the views
+ * derived from them (DERIVED_VIEWS), and a plain-text table printer. Used by `npm run sql` and the tests.
  *
  * @example const s = await openSnapshotSql('snapshots'); console.log(formatTable(await s.query('select 1 as x'))); s.close()
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { sqlString } from './duckdb.ts'
+import { HISTORY_TABLES, PART_FILE } from './history-parts.ts'
 
 export interface QueryResult {
   columns: string[]
@@ -37,14 +38,7 @@ export async function openSnapshotSql(snapshotsDir: string) {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   await conn.run(`set TimeZone = 'UTC'`)
-  const views = fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length))
-  for (const view of views) {
-    await conn.run(`create view ${view} as select * from read_parquet(${sqlString(path.join(dir, `${view}.parquet`))})`)
-  }
-  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) {
-    await conn.run(`create view ${view} as ${sql}`)
-    views.push(view)
-  }
+  const views = await createSnapshotViews(conn, dir)
   return {
     dir,
     views,
@@ -57,6 +51,29 @@ export async function openSnapshotSql(snapshotsDir: string) {
       instance.closeSync()
     },
   }
+}
+
+/** The views over the snapshot folder `dir` (see above) in `conn`; their names. */
+export async function createSnapshotViews(conn: DuckDBConnection, dir: string): Promise<string[]> {
+  const views = fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length))
+  for (const view of views) {
+    await conn.run(`create view ${view} as select * from read_parquet(${sqlString(path.join(dir, `${view}.parquet`))})`)
+  }
+  for (const table of HISTORY_TABLES) {
+    const folder = path.join(dir, table.name)
+    const files = fs.existsSync(folder) ? fs.readdirSync(folder).map((part) => path.join(folder, part, PART_FILE)) : []
+    const columns = Object.entries(table.columns)
+    const parts = files.length > 0
+      ? `read_parquet([${files.map(sqlString).join(', ')}])`
+      : `(select ${columns.map(([name, type]) => `null::${type} as ${name}`).join(', ')} limit 0)`
+    await conn.run(`create view ${table.name} as with parts as (select * from ${parts}) ${table.view}`)
+    views.push(table.name)
+  }
+  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) {
+    await conn.run(`create view ${view} as ${sql}`)
+    views.push(view)
+  }
+  return views
 }
 
 function cell(value: unknown): string {

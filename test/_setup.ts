@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { DERIVED_VIEWS } from '../pipeline/snapshot-sql.ts'
+import { createSnapshotViews } from '../pipeline/snapshot-sql.ts'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { createServices, type AccessServices } from '../server/access/index.ts'
 import { serverConfigFromEnv, type ServerConfig } from '../server/config.ts'
@@ -136,15 +136,12 @@ export async function request(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 
-/** A DuckDB `query` helper over one snapshot folder: one view per Parquet file, named after it, and the derived views
- * of `npm run sql` (score_history_daily). */
+/** A DuckDB `query` helper over one snapshot folder: the views of `npm run sql` (one per Parquet file, named after it,
+ * one per history table, and the derived views). */
 export async function snapshotQuery(snapshotDir: string): Promise<TestEnv['query']> {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
-  for (const file of fs.readdirSync(snapshotDir).filter((f) => f.endsWith('.parquet'))) {
-    await conn.run(`CREATE VIEW ${file.replace('.parquet', '')} AS SELECT * FROM read_parquet('${path.join(snapshotDir, file)}')`)
-  }
-  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) await conn.run(`CREATE VIEW ${view} AS ${sql}`)
+  await createSnapshotViews(conn, snapshotDir)
   return (sql) => rows(conn, sql)
 }
 

@@ -3,16 +3,26 @@
  * directly (to check what it holds, or to make it one an earlier version wrote).
  */
 import * as assert from 'uvu/assert'
+import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { HISTORY_TABLES, PART_FILE } from '../pipeline/history-parts.ts'
 import { MARTS } from '../pipeline/models.ts'
 import { readParquet } from './_fixtures.ts'
 
-/** Every mart of the snapshot in `dir`, row for row (`only`: these marts). */
-export async function marts(dir: string, only: readonly string[] = MARTS): Promise<Record<string, unknown[]>> {
+/**
+ * Every mart of the snapshot in `dir`, row for row (`only`: these marts), and, without `only`, every monthly part of
+ * the history tables (keyed `<table>/month=YYYY-MM`).
+ */
+export async function marts(dir: string, only?: readonly string[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
-  for (const mart of only) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
+  for (const mart of only ?? MARTS) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
+  for (const { name } of only ? [] : HISTORY_TABLES) {
+    const parts = fs.existsSync(path.join(dir, name)) ? fs.readdirSync(path.join(dir, name)).sort() : []
+    out[name] = parts
+    for (const part of parts) out[`${name}/${part}`] = await readParquet(path.join(dir, name, part, PART_FILE))
+  }
   return out
 }
 

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { AuditError, buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
 import { openPipelineDb } from '../pipeline/duckdb.ts'
+import { writeHistoryParts } from '../pipeline/history-parts.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
 import { BUILD_DATE, baseRaw, id, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 
@@ -268,12 +269,12 @@ const broken: [string, string][] = [
   ['list_caps', `update smart_follows set top_alpha_followers = list_concat(top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers) where rank_alpha = 1`],
   ['sort_orders', `update friendship_followed set event_date = event_date - 100 where rowid = 0`],
   ['sort_orders', `update smart_followers set pos_by_followers = pos_by_followers + 1 where rowid = 0`],
-  // a daily series' (account, date) twice: the order check is its uniqueness check
-  ...['score_history', 'followers_count_history'].map((mart): [string, string] => [
+  // the score history's (account, date) twice: the order check is its uniqueness check
+  [
     'sort_orders',
-    `update ${mart} set account_idx = (select account_idx from ${mart} where rowid = 0),
-       date = (select date from ${mart} where rowid = 0) where rowid = 1`,
-  ]),
+    `update score_history set account_idx = (select account_idx from score_history where rowid = 0),
+       date = (select date from score_history where rowid = 0) where rowid = 1`,
+  ],
   ['sort_orders', `insert into score_dates select * from score_dates`],
   ['sort_orders', `update tweets set created_at = created_at - interval 30 day where tweet_idx = 0`],
   ['sort_orders', `update tweets set tweet_idx = 7 where tweet_idx = 1`],
@@ -300,6 +301,15 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
         assert.ok(error.sample.length > 0)
       }
       await db.conn.run('rollback')
+    }
+    // a history table's (account, date) twice: its month is not written
+    await db.conn.run(`insert into followers_count_history select * from followers_count_history limit 1`)
+    const dir = tempDir('audit-parts')
+    try {
+      await writeHistoryParts(db.conn, dir, null)
+      assert.unreachable('a repeated key in a history part must fail the build')
+    } catch (error) {
+      assert.match((error as Error).message, /audit history_unique_keys failed: followers_count_history month 2026-1\d repeats/)
     }
   } finally {
     db.close()

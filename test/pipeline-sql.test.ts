@@ -1,13 +1,14 @@
 /**
  * Analyst access: every example query of docs/snapshot.md and every `npm run sql -- "..."` line of the README runs
  * over a fixture snapshot and returns rows, and
- * `npm run sql` prints a table with one view per snapshot file and the views derived from them.
+ * `npm run sql` prints a table with one view per snapshot file, one per history table and the views derived from them.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { HISTORY_TABLES } from '../pipeline/history-parts.ts'
 import { MARTS } from '../pipeline/models.ts'
 import { DERIVED_VIEWS, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
 import { BUILD_DATE, baseRaw, tempDir, writeRaw } from './_fixtures.ts'
@@ -70,7 +71,7 @@ Sql('sql :: npm run sql prints a table over one view per snapshot file and the d
   assert.is(cli.status, 0, cli.stderr)
   const lines = cli.stdout.trim().split('\n')
   assert.is(lines[0].trim(), 'view_name')
-  const views = [...MARTS, ...Object.keys(DERIVED_VIEWS)].sort()
+  const views = [...MARTS, ...HISTORY_TABLES.map((t) => t.name), ...Object.keys(DERIVED_VIEWS)].sort()
   assert.equal(lines.slice(2, -1).map((l) => l.trim()), views)
   assert.is(lines.at(-1), `(${views.length} rows)`)
 })

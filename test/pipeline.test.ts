@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { SERVING_ARRAYS } from '../pipeline/serving-columns.ts'
+import { SERVING_ARRAYS } from '../pipeline/serving-writer.ts'
+import { snapshotQuery } from './_setup.ts'
 import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
 
 /** The server's lookup logs: one line per resolved account lookup (plus an unknown id and a torn last line). */
@@ -174,7 +175,9 @@ const Followers = suite('followers_count_history, followers_diff')
 
 Followers('followers_count_history :: monitored accounts only, newest day first', async () => {
   assert.equal(
-    (await rows('followers_count_history')).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
+    (await (await snapshotQuery((await built).dir))<Record<string, unknown>>(
+      `select account_idx, strftime(date, '%Y-%m-%d') as date, followers_count from followers_count_history`,
+    )).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
     [
       [0, '2026-11-22', 5000],
       [3, '2026-11-22', 1200], [3, '2026-11-20', 1150], [3, '2026-11-16', 1100], [3, '2026-11-01', 1000],
@@ -373,7 +376,7 @@ const SCHEMAS: Record<string, string> = {
   'account_tags.parquet': 'account_idx INTEGER, platform_id UBIGINT, tag_id INTEGER, tag_category_id INTEGER',
   'smart_followers.parquet': 'target_idx INTEGER, follower_idx INTEGER, target_id UBIGINT, follower_id UBIGINT, subscribed_at TIMESTAMP, follower_score DOUBLE, follower_followers_count BIGINT, pos_by_followers INTEGER, pos_by_subscribed INTEGER',
   'categorized_followers_count.parquet': 'target_idx INTEGER, target_id UBIGINT, ordinal INTEGER, name VARCHAR, category_id INTEGER, cnt BIGINT',
-  'followers_count_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, followers_count BIGINT',
+  'followers_count_history/month=*/data.parquet': 'platform_id UBIGINT, date DATE, followers_count BIGINT',
   'followers_diff.parquet': 'account_idx INTEGER, platform_id UBIGINT, week_date DATE, week_diff BIGINT, month_date DATE, month_diff BIGINT',
   'friendship_followed.parquet': 'target_idx INTEGER, target_id UBIGINT, follower_idx INTEGER, follower_id UBIGINT, action VARCHAR, event_date DATE',
   'friendship_following.parquet': 'source_idx INTEGER, source_id UBIGINT, followed_idx INTEGER, followed_id UBIGINT, action VARCHAR, event_date DATE, platform_score DOUBLE',
@@ -392,7 +395,8 @@ const SCHEMAS: Record<string, string> = {
 
 Manifest('manifest :: every file has exactly the documented columns, types and column order', async () => {
   const { manifest } = await built
-  const actual = Object.fromEntries(manifest.files.map((f) => [f.file, f.schema.map((c) => `${c.name} ${c.type}`).join(', ')]))
+  // every monthly part of a history table has the same columns
+  const actual = Object.fromEntries(manifest.files.map((f) => [f.file.replace(/month=\d{4}-\d{2}/, 'month=*'), f.schema.map((c) => `${c.name} ${c.type}`).join(', ')]))
   assert.equal(actual, SCHEMAS)
 })
 
@@ -403,7 +407,7 @@ Manifest('manifest :: every file with rows, sha256 and schema; score params; raw
   assert.is(onDisk.build_date, BUILD_DATE)
   assert.equal(
     onDisk.files.map((f: { file: string }) => f.file).sort(),
-    fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).sort(),
+    fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.parquet')).sort(),
   )
   for (const f of onDisk.files) {
     const [{ n }] = await readParquet(path.join(dir, f.file), 'select count(*)::integer as n from t')
@@ -428,7 +432,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['accounts', 'platform_score', 'platform_score'],
     ['smart_followers', 'follower_idx', 'follower_idx'],
     ['smart_followers', 'subscribed_at_ms', 'epoch_ms(subscribed_at)'],
-    ['followers_count_history', 'followers_count', 'followers_count'],
     ['score_history', 'platform_score', 'platform_score'],
     ['friendship_following', 'platform_score', 'platform_score'],
     ['score_contributors', 'points', 'points'],
@@ -440,6 +443,21 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     const rows = await readParquet(path.join(dir, `${table}.parquet`), `select (${value}) as v from t`)
     assert.ok(rows.length > 0, table)
     assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
+  }
+  // a history table's monthly parts: each account's rows from offsets[k] on, as in the part's Parquet file
+  const parts = fs.readdirSync(path.join(dir, 'followers_count_history'))
+  assert.equal(parts, ['month=2026-10', 'month=2026-11'])
+  for (const part of parts) {
+    const folder = path.join(serving, 'followers_count_history', part)
+    const read = (name: string, Array: typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS]) => {
+      const bytes = fs.readFileSync(path.join(folder, `${name}.bin`))
+      return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
+    }
+    const [ids, offsets, counts] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read('followers_count', Uint32Array)]
+    const rows = await readParquet(path.join(dir, 'followers_count_history', part, 'data.parquet'))
+    assert.ok(rows.length > 0, part)
+    assert.equal(counts, rows.map((r) => String(r.followers_count)), part)
+    assert.equal(ids.flatMap((id, k) => Array(Number(offsets[k + 1]) - Number(offsets[k])).fill(id)), rows.map((r) => String(r.platform_id)), part)
   }
 })
 

@@ -2,7 +2,7 @@
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
-import { dayRows } from '../queries/daily-series.ts'
+import { monthRows } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, object } from '../openapi/schema.ts'
@@ -20,14 +20,11 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const history = snapshot.followersCountHistory
-    const { first, day } = dayRows(history, idx, utcDay(now), readPeriodDays(query))
+    const { day, value } = monthRows(snapshot.followersCountHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'followers_count_history')
-    const total = day.length
-    const { start, end } = pageRange(request, total)
-    const counts = history.followersCount.read(first + start, first + end)
+    const { start, end } = pageRange(request, day.length)
     const rows = []
-    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: counts[i - start] })
-    return pagedBody(request, total, 'followers_count', rows)
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: value[i] })
+    return pagedBody(request, day.length, 'followers_count', rows)
   },
 })

@@ -19,7 +19,6 @@ export default defineOperation({
   response: object({ success: { const: true }, today: date(), week: windowSchema, month: windowSchema }),
   cache: 'followers_diff',
   handle({ query, snapshot, now }) {
-    const history = snapshot.followersCountHistory
-    return diffBody(history, history.followersCount, resolveAccount(snapshot, query, 'fallback'), now, 0)
+    return diffBody(snapshot.followersCountHistory, resolveAccount(snapshot, query, 'fallback'), now)
   },
 })

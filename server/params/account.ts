@@ -43,8 +43,8 @@ export function findByPlatformId(snapshot: Snapshot, raw: string): number | unde
   return id === null ? undefined : findId(snapshot.accounts.numericId, id)
 }
 
-/** Binary search of the ascending ids. */
-function findId(ids: BigUint64Array, id: bigint): number | undefined {
+/** Binary search of the ascending ids: the position of `id`, undefined when absent. */
+export function findId(ids: BigUint64Array, id: bigint): number | undefined {
   let low = 0
   let high = ids.length
   while (low < high) {

@@ -1,23 +1,21 @@
 /**
  * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
  * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
- * row per scanned day; scores one row per change, read over the scored dates.
+ * row per scanned day, in monthly parts; scores one row per change, read over the scored dates.
  *
- * @example const { first, day } = dayRows(snapshot.followersCountHistory, idx, today, 30)
+ * @example const { day, value } = monthRows(snapshot.followersCountHistory, idx, today, 30)
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
+import type { MonthlySeries } from '../snapshot/monthly-series.ts'
 import type { DiskColumn } from '../snapshot/serving-files.ts'
+import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 
-/** One value per (account, day), rows of an account newest day first. */
-export interface DailySeries {
+/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
+export interface ScoreSeries {
   offsets: Int32Array
   day: DiskColumn<'u16'>
-}
-
-/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
-export interface ScoreSeries extends DailySeries {
   platformScore: DiskColumn<'f64'>
   /** 0 for NULL */
   rank: DiskColumn<'i32'>
@@ -51,16 +49,28 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
 }
 
 /**
- * The rows of account `idx` dated today or the previous `days - 1` days (any day after today skipped): rows
- * `first..first + day.length - 1`, row `r` dated `day[r - first]`.
+ * The days and values of account `idx` dated today or the previous `days - 1` days (any day after today skipped),
+ * newest first; none for an account whose series is not answered.
  */
-export function dayRows(series: DailySeries, idx: number, today: number, days: number): { first: number; day: Uint16Array } {
-  const start = series.offsets[idx]
-  const stored = series.day.read(start, series.offsets[idx + 1])
-  let skip = 0
-  while (skip < stored.length && stored[skip] > today) skip++
-  const rest = stored.subarray(skip)
-  return { first: start + skip, day: rest.subarray(0, rowsSince(rest, today - days + 1)) }
+export function monthRows(series: MonthlySeries, idx: number, today: number, days: number) {
+  const out = { day: [] as number[], value: [] as number[] }
+  if (!series.answered[idx]) return out
+  const oldest = today - days + 1
+  for (const part of series.parts) {
+    const k = findId(part.ids, series.accountIds[idx])
+    if (k !== undefined) {
+      const [start, end] = [part.offsets[k], part.offsets[k + 1]]
+      const [day, value] = [part.day.read(start, end), part.value.read(start, end)]
+      for (let row = 0; row < day.length && day[row] >= oldest; row++) {
+        if (day[row] > today) continue
+        out.day.push(day[row])
+        out.value.push(value[row])
+      }
+    }
+    // older parts hold older days only
+    if (part.firstDay <= oldest) break
+  }
+  return out
 }
 
 /** How many leading days (newest first) are `oldest` or later. */
@@ -72,13 +82,13 @@ function rowsSince(day: ArrayLike<number>, oldest: number): number {
 
 /**
  * The diff operations' body: for the trailing 7 (`week`) and 30 (`month`) days ending today (UTC at `now`), the date
- * of the oldest stored value, newest minus oldest rounded to `decimals` (0 with fewer than two values), and that
- * difference signed (`+N`, `-N` or `0`, with `decimals` digits after the point).
+ * of the oldest stored value, newest minus oldest (0 with fewer than two values), and that difference signed (`+N`,
+ * `-N` or `0`).
  */
-export function diffBody(series: DailySeries, values: DiskColumn<'u32' | 'f64'>, idx: number, now: Date, decimals: number) {
+export function diffBody(series: MonthlySeries, idx: number, now: Date) {
   const today = utcDay(now)
-  const { first, day } = dayRows(series, idx, today, 30)
-  return windowsBody(day, values.read(first, first + day.length), today, decimals)
+  const { day, value } = monthRows(series, idx, today, 30)
+  return windowsBody(day, value, today, 0)
 }
 
 /** diffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */

@@ -17,6 +17,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
+import { openMonthlySeries } from './monthly-series.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
 export type Snapshot = Awaited<ReturnType<typeof loadSnapshot>>
@@ -51,7 +52,7 @@ export async function loadSnapshot(dir: string) {
   const started = Date.now()
   const realDir = fs.realpathSync(dir)
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
-  const files = openServingFiles(realDir)
+  const files = openServingFiles(path.join(realDir, 'serving'))
   const { array, disk, reference } = files
   const accounts = loadAccounts(files)
   const previousUsernames = loadPreviousUsernames(reference.previous_usernames, accounts.count)
@@ -125,12 +126,8 @@ export async function loadSnapshot(dir: string) {
       categoryId: array('categorized_followers_count.category_id', 'i16'),
       cnt: array('categorized_followers_count.cnt', 'u32'),
     },
-    /** followers_count_history.parquet grouped by account, newest day first. */
-    followersCountHistory: {
-      offsets: offsets('followers_count_history'),
-      day: disk('followers_count_history.day', 'u16'),
-      followersCount: disk('followers_count_history.followers_count', 'u32'),
-    },
+    /** followers_count_history's monthly parts, newest first; the monitored accounts' series are answered. */
+    followersCountHistory: openMonthlySeries(realDir, 'followers_count_history', 'followers_count', accounts),
     /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
     friendshipFollowed: {
       offsets: offsets('friendship_followed'),

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { SERVING_ARRAYS as ARRAYS, type ColumnType } from '../../pipeline/serving-columns.ts'
+import { SERVING_ARRAYS as ARRAYS, type ColumnType } from '../../pipeline/serving-writer.ts'
 
 export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
 
@@ -103,12 +103,12 @@ export interface ServingFiles {
   disk<T extends ColumnType>(name: string, type: T): DiskColumn<T>
   /** Text column `name`, its bytes in memory or left on disk. */
   texts(name: string, where: 'memory' | 'disk'): Texts
-  /** The small tables (`reference.json`). */
+  /** The small tables (`reference.json`; none in a history part). */
   reference: Record<string, Record<string, unknown>[]>
 }
 
-export function openServingFiles(snapshotDir: string): ServingFiles {
-  const dir = path.join(snapshotDir, 'serving')
+/** The serving folder `dir` (a snapshot's `serving/`, or a history part's folder in it). */
+export function openServingFiles(dir: string): ServingFiles {
   const { format, columns } = JSON.parse(fs.readFileSync(path.join(dir, 'columns.json'), 'utf8')) as ColumnsFile
   if (format !== 1) throw new Error(`${dir}: serving columns of format ${format}, this server reads format 1`)
   const column = (name: string, type: ColumnType) => {
@@ -136,6 +136,7 @@ export function openServingFiles(snapshotDir: string): ServingFiles {
     const bytes = where === 'memory' ? Buffer.from(array(`${name}.utf8`, 'u8').buffer) : disk(`${name}.utf8`, 'u8')
     return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
   }
-  const reference = JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8'))
+  const referenceFile = path.join(dir, 'reference.json')
+  const reference = fs.existsSync(referenceFile) ? JSON.parse(fs.readFileSync(referenceFile, 'utf8')) : {}
   return { array, disk, texts, reference }
 }

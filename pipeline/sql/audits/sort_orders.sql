@@ -1,6 +1,7 @@
 -- Every mart is stored in the order docs/snapshot.md promises (rowid = storage order), and the row-number columns
--- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The daily series
--- are strictly ordered by (account_idx, date desc): each row after the one before it, so no (account, date) twice.
+-- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The score history
+-- is strictly ordered by (account_idx, date desc): each row after the one before it, so no (account, date) twice.
+-- (The history parts are written sorted and their keys audited as they are written: pipeline/history-parts.ts.)
 select 'accounts' as mart, rowid as row from (
   select rowid, account_idx, row_number() over (order by platform_id) - 1 as expected from accounts)
 where rowid <> expected or account_idx <> expected
@@ -18,12 +19,6 @@ select 'categorized_followers_count', rowid from (
     row_number() over (partition by target_idx order by ordinal) - 1 as expected_ordinal
   from categorized_followers_count)
 where rowid <> expected or ordinal <> expected_ordinal
-union all
-select 'followers_count_history', rowid from (
-  select rowid, account_idx, date,
-    lag(account_idx) over (order by rowid) as before_idx, lag(date) over (order by rowid) as before_date
-  from followers_count_history)
-where before_idx > account_idx or (before_idx = account_idx and before_date <= date)
 union all
 select 'friendship_followed', rowid from (
   select rowid, row_number() over (order by target_idx, event_date desc, follower_id, action) - 1 as expected

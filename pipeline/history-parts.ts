@@ -1,0 +1,155 @@
+/**
+ * History tables, written once per month (docs/snapshot.md, "History parts"): a table that grows every day is split
+ * into one part per calendar month, `<table>/month=YYYY-MM/data.parquet` (Hive-partitioned, for analysts) and
+ * `serving/<table>/month=YYYY-MM/` (for the server). A part whose rows are the same as in the snapshot `current`
+ * points to (same fingerprint: the table's definition, the month, its row count and the sum of its rows' hashes) is
+ * hard-linked from it instead of written again, so a night writes the months that changed (usually the current one),
+ * not the whole history. Snapshots stay self-contained and immutable: a link is a second name of the same file, and
+ * pruning a snapshot only removes its names.
+ *
+ * Rows of a part are sorted by their key (`platform_id`), then as `order` says; its serving folder holds the sorted
+ * distinct keys (`platform_id`, u64), `offsets` (i32, keys + 1: the rows of key k are offsets[k] .. offsets[k+1]-1)
+ * and one column per `serving` entry.
+ *
+ * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...')
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { log } from '../log/logger.ts'
+import { queryRows, sqlString } from './duckdb.ts'
+import { sha256File } from './file-hash.ts'
+import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
+import { items, ServingWriter, writeColumns, type ColumnType } from './serving-writer.ts'
+
+export interface HistoryTable {
+  /** the model (pipeline/sql/history/<name>.sql: a table with a `month` column, 'YYYY-MM') and the folder's name */
+  name: string
+  /** the Parquet columns and their types, key first */
+  columns: Record<string, string>
+  /** the order of a part's rows after the key */
+  order: string
+  /** the columns whose values are unique within the table (audited in every part written) */
+  unique: string[]
+  /** the serving columns besides the keys and offsets: name → [type, SQL] */
+  serving: Record<string, [ColumnType, string]>
+  /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
+  view: string
+}
+
+const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
+
+export const HISTORY_TABLES: HistoryTable[] = [
+  {
+    name: 'followers_count_history',
+    columns: { platform_id: 'UBIGINT', date: 'DATE', followers_count: 'BIGINT' },
+    order: 'date DESC',
+    unique: ['platform_id', 'date'],
+    serving: { day: ['u16', day('date')], followers_count: ['u32', 'followers_count::DOUBLE'] },
+    // the monitored accounts' series (what the API answers), by account_idx as the other files
+    view: `select a.account_idx, h.platform_id, h.date, h.followers_count
+      from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
+      order by a.account_idx, h.date desc`,
+  },
+]
+
+const partPath = (table: string, month: string) => path.join(table, `month=${month}`)
+export const PART_FILE = 'data.parquet'
+
+/**
+ * Write (or link from `previousDir`, the snapshot `current` points to) every part of every history table into
+ * `dir`; the manifest's entries for them.
+ */
+export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null) {
+  const started = Date.now()
+  const previous = readManifest(previousDir)
+  const files: ManifestFile[] = []
+  const parts: Record<string, PartEntry[]> = {}
+  const count = { rows: 0, written: 0, linked: 0 }
+  for (const table of HISTORY_TABLES) {
+    // a part is linked only when written by the same definition: a changed layout writes every part again
+    const definition = JSON.stringify([table.columns, table.order, table.serving])
+    const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
+    const months = await queryRows(
+      conn,
+      `SELECT month, count(*)::INTEGER AS rows, sum(hash(${Object.keys(table.columns).join(', ')}))::VARCHAR AS hashes
+       FROM ${table.name} GROUP BY month ORDER BY month`,
+    )
+    parts[table.name] = []
+    for (const { month, rows, hashes } of months as { month: string; rows: number; hashes: string }[]) {
+      const fingerprint = crypto.createHash('sha256').update(`${definition}\n${month}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
+      parts[table.name].push({ month, rows, fingerprint })
+      const file = path.join(partPath(table.name, month), PART_FILE)
+      const same = previous?.parts?.[table.name]?.some((p) => p.month === month && p.fingerprint === fingerprint)
+      const entry = same ? previous!.files.find((f) => f.file === file) : undefined
+      if (entry && linkPart(previousDir!, dir, table, month)) {
+        files.push(entry)
+        count.linked++
+      } else {
+        files.push(await writePart(conn, dir, table, { month, rows }, columns))
+        count.written++
+        count.rows += rows
+      }
+    }
+  }
+  log.info('build.step', { step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked, ms: Date.now() - started })
+  return { files, parts }
+}
+
+function readManifest(dir: string | null): Manifest | null {
+  if (!dir) return null
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest
+  } catch {
+    return null
+  }
+}
+
+/** Hard-link a part's Parquet file and serving files from `from` into `to`; false (nothing linked) when one is missing. */
+function linkPart(from: string, to: string, table: HistoryTable, month: string): boolean {
+  const part = partPath(table.name, month)
+  const serving = path.join('serving', part)
+  const columns = ['platform_id', 'offsets', ...Object.keys(table.serving)].map((c) => `${c}.bin`)
+  try {
+    const names = [path.join(part, PART_FILE), ...['columns.json', ...columns].map((f) => path.join(serving, f))]
+    for (const name of names) {
+      fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true })
+      fs.linkSync(path.join(from, name), path.join(to, name))
+    }
+    return true
+  } catch (error) {
+    log.warn('build.history_part_relinked', { part, error: (error as Error).message, meaning: 'written again' })
+    for (const folder of [part, serving]) fs.rmSync(path.join(to, folder), { recursive: true, force: true })
+    return false
+  }
+}
+
+/** Write one month of `table`: its Parquet file and its serving folder, after auditing its keys. */
+async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows: count }: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
+  const rows = `(SELECT * FROM ${table.name} WHERE month = ${sqlString(month)})`
+  const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${rows} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
+  if (duplicates.length > 0) throw new Error(`audit history_unique_keys failed: ${table.name} month ${month} repeats ${JSON.stringify(duplicates)}`)
+  const order = `ORDER BY platform_id, ${table.order}`
+  const file = path.join(partPath(table.name, month), PART_FILE)
+  fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
+  await conn.run(`COPY (SELECT ${columns} FROM ${rows} ${order}) TO ${sqlString(path.join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`)
+
+  const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
+  try {
+    const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${rows} GROUP BY 1 ORDER BY 1`)
+    let total = 0
+    out.appendBytes('offsets', 'i32', Int32Array.of(0))
+    for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
+      out.append('platform_id', 'u64', items(chunk.getColumnVector(0)).subarray(0, chunk.rowCount))
+      const counts = items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount) as Int32Array
+      out.appendBytes('offsets', 'i32', counts.map((n) => (total += n)))
+    }
+    await writeColumns(conn, out, rows, table.serving, order)
+  } finally {
+    out.close()
+  }
+  out.finish()
+  const schema = Object.entries(table.columns).map(([name, type]) => ({ name, type }))
+  return { file, rows: count, sha256: await sha256File(path.join(dir, file)), schema }
+}

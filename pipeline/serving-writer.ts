@@ -1,0 +1,85 @@
+/**
+ * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 1, columns: { <name>:
+ * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back. The
+ * build writes them (pipeline/serving-columns.ts, pipeline/history-parts.ts); the server reads them with the same
+ * arrays (server/snapshot/serving-files.ts).
+ *
+ * @example const out = new ServingWriter(dir); await writeColumns(conn, out, 'accounts', { 'accounts.rank': ['i32', 'rank::INTEGER'] }); out.finish()
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api'
+
+/** The column types of `columns.json` and their arrays (the server reads them with these too). */
+export const SERVING_ARRAYS = {
+  u8: Uint8Array,
+  i16: Int16Array,
+  u16: Uint16Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  f64: Float64Array,
+  u64: BigUint64Array,
+}
+export type ColumnType = keyof typeof SERVING_ARRAYS
+/** Any typed array of the column types (DuckDB's views included). */
+type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float64Array | BigUint64Array
+
+/** The typed-array view DuckDB gives on a fixed-width vector (INTEGER, DOUBLE or UBIGINT; DuckDB's memory: copied). */
+export const items = (vector: DuckDBVector) => (vector as unknown as { items: Int32Array | Float64Array | BigUint64Array }).items
+
+/** The columns of one `serving/` folder, each appended chunk by chunk to its file. */
+export class ServingWriter {
+  readonly columns: Record<string, { type: ColumnType; length: number }> = {}
+  /** each column's file, open for appending until close() */
+  private readonly files = new Map<string, number>()
+
+  constructor(readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true })
+  }
+
+  /** Append `values` (converted to `type`) to column `name`. */
+  append(name: string, type: ColumnType, values: AnyArray): void {
+    const array = new SERVING_ARRAYS[type](values.length)
+    ;(array as Int32Array).set(values as Int32Array)
+    this.appendBytes(name, type, array)
+  }
+
+  appendBytes(name: string, type: ColumnType, array: AnyArray): void {
+    const column = (this.columns[name] ??= { type, length: 0 })
+    if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
+    const file = path.join(this.dir, `${name}.bin`)
+    let fd = this.files.get(name)
+    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'a')))
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
+    try {
+      // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written
+      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done)
+    } catch (error) {
+      throw new Error(`writing ${file}: ${(error as Error).message}`, { cause: error })
+    }
+    column.length += array.length
+  }
+
+  close(): void {
+    for (const fd of this.files.values()) fs.closeSync(fd)
+    this.files.clear()
+  }
+
+  /** Close the files and write `columns.json` (and `reference.json`, the small tables, when given). */
+  finish(reference?: unknown): void {
+    this.close()
+    if (reference !== undefined) fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
+    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: 1, columns: this.columns }, null, 2) + '\n')
+  }
+}
+
+/** Fixed-width columns of a mart (or query) in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
+export async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: string, columns: Record<string, [ColumnType, string]>, order = ''): Promise<void> {
+  const entries = Object.entries(columns)
+  // every column exists, an empty table's too (a first night has no follow events yet)
+  for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
+  const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
+  }
+}

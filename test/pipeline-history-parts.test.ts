@@ -1,0 +1,79 @@
+/**
+ * History tables written once per month (docs/snapshot.md, "History parts"): a night writes the months whose rows
+ * changed and hard-links the others from the snapshot `current` points to; a late day in a past month writes that
+ * month again; a part missing from `current` is written, not linked.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import fs from 'node:fs'
+import path from 'node:path'
+import { buildSnapshot } from '../pipeline/build.ts'
+import { PART_FILE } from '../pipeline/history-parts.ts'
+import { baseRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { snapshotQuery } from './_setup.ts'
+
+/** baseRaw's follower counts fall on these days: October 20th and November 1st to 22nd. */
+const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20', '2026-11-21', '2026-11-22']
+
+const part = (dir: string, month: string) => path.join(dir, 'followers_count_history', `month=${month}`, PART_FILE)
+const servingPart = (dir: string, month: string) => path.join(dir, 'serving', 'followers_count_history', `month=${month}`, 'day.bin')
+const inode = (file: string) => fs.statSync(file).ino
+
+async function nightsFrom(name: string) {
+  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), DAYS)
+  const snapshots = tempDir(name)
+  // a night in October, so that a day folder delivered late into October has a built day to rewind to
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-10-20' })
+  const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })
+  const second = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  return { raw, snapshots, first, second }
+}
+
+const History = suite('history parts')
+
+History('a night links the months that did not change and writes the ones that did', async () => {
+  const { first, second } = await nightsFrom('parts-link')
+  assert.equal(second.manifest.parts.followers_count_history.map((p) => p.month), ['2026-10', '2026-11'])
+  // October is the same rows: the same files (one inode, two names); November gained the 22nd: written again
+  assert.is(inode(part(second.dir, '2026-10')), inode(part(first.dir, '2026-10')))
+  assert.is(inode(servingPart(second.dir, '2026-10')), inode(servingPart(first.dir, '2026-10')))
+  assert.is.not(inode(part(second.dir, '2026-11')), inode(part(first.dir, '2026-11')))
+  assert.is.not(inode(servingPart(second.dir, '2026-11')), inode(servingPart(first.dir, '2026-11')))
+  // the linked part is listed in the manifest like a written one
+  const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/month=2026-10/data.parquet')
+  assert.equal(listed, first.manifest.files.find((f) => f.file === listed?.file))
+  assert.equal(await readParquet(part(second.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', month: '2026-10' }])
+
+  // every monitored account's series, as the view over the parts gives it
+  const query = await snapshotQuery(second.dir)
+  const rows = await query<{ platform_id: string; date: string; followers_count: string }>(
+    `select platform_id::varchar as platform_id, strftime(date, '%Y-%m-%d') as date, followers_count::varchar as followers_count
+     from followers_count_history where platform_id in (${id(4)}, ${id(5)})`,
+  )
+  assert.equal(rows.map((r) => [r.platform_id, r.date, r.followers_count]), [
+    [String(id(4)), '2026-11-22', '1200'], [String(id(4)), '2026-11-20', '1150'], [String(id(4)), '2026-11-16', '1100'],
+    [String(id(4)), '2026-11-01', '1000'], [String(id(5)), '2026-11-10', '800'], [String(id(5)), '2026-10-20', '700'],
+  ])
+})
+
+History('a day folder delivered late into a past month writes that month again', async () => {
+  const { raw, snapshots, second } = await nightsFrom('parts-late')
+  const late = baseRaw()
+  late['follower_counts.parquet'] = [['2026-10-25', id(5), 750]]
+  await writeDailyRaw(raw, late, ['2026-10-25'])
+  const third = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.is(third.manifest.state.rewound_to, '2026-10-25')
+  assert.is.not(inode(part(third.dir, '2026-10')), inode(part(second.dir, '2026-10')))
+  assert.equal((await readParquet(part(third.dir, '2026-10'))).map((r) => [r.date, r.followers_count]), [['2026-10-25', '750'], ['2026-10-20', '700']])
+})
+
+History('a part missing from the current snapshot is written again, not linked', async () => {
+  const { raw, snapshots, second } = await nightsFrom('parts-missing')
+  fs.rmSync(servingPart(second.dir, '2026-10'))
+  const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
+  assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
+  assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
+})
+
+History.run()
