@@ -2,8 +2,8 @@
  * Shared pagination rule: `page` (default 1; non-numeric, 0 or negative → 1) and `size` per the spec's table;
  * a page past the end is empty with the same `total` and `pages`; `pages` ≥ 1; `size` = items returned.
  *
- * @example const request = readPage(query, 'get_followers'); const { start, end } = pageRange(request, total)
- *          return pagedBody(request, total, 'top_followers', rows)
+ * @example const request = readPage(query, 'get_score_history')
+ *          return pagedItems(request, day.length, 'score_history', (i) => ({ date: formatDay(day[i]), ... }))
  */
 import { parseInteger } from './integer.ts'
 import type { Parameter } from '../operations/define.ts'
@@ -88,11 +88,17 @@ export function pagedBody<T>(request: PageRequest, total: number, key: string, i
   return { success: true as const, total, page: request.page, size: items.length, pages, ...extra, [key]: items }
 }
 
+/** The requested page among `total` ordered positions (`itemAt(p)` = the item at position p), in the envelope under `key`. */
+export function pagedItems<T>(request: PageRequest, total: number, key: string, itemAt: (position: number) => T, extra?: Record<string, unknown>) {
+  const { start, end } = pageRange(request, total)
+  const items: T[] = []
+  for (let p = start; p < end; p++) items.push(itemAt(p))
+  return pagedBody(request, total, key, items, extra)
+}
+
 /** The requested page of `items`, rendered, in the envelope under `key`. */
 export function pagedList<T>(query: URLSearchParams, rule: PageSizeRule, key: string, items: readonly T[], render: (item: T) => unknown) {
-  const request = readPage(query, rule)
-  const { start, end } = pageRange(request, items.length)
-  return pagedBody(request, items.length, key, items.slice(start, end).map(render))
+  return pagedItems(readPage(query, rule), items.length, key, (p) => render(items[p]))
 }
 
 /** OpenAPI parameters `page` and `size` of one size-table row. */
