@@ -43,17 +43,22 @@ export function hasTagInCategory(snapshot: Snapshot, idx: number, tagCategoryId:
   return false
 }
 
-/**
- * The AND of the `category_id`, `tag_id` and `tag_category_id` filters of `query` on an account (non-numeric:
- * `server_error`), or null when none is set.
- */
-export function labelFilter(query: URLSearchParams, snapshot: Snapshot): ((idx: number) => boolean) | null {
-  const categoryId = readFilterId(query, 'category_id', 'server_error')
-  const tagId = readFilterId(query, 'tag_id', 'server_error')
-  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
+/** The AND of the single-id filters that are set (null: not set) on an account, or null when none is. */
+export function labelFilter(
+  snapshot: Snapshot,
+  categoryId: number | null,
+  tagId: number | null,
+  tagCategoryId: number | null = null,
+): ((idx: number) => boolean) | null {
   if (categoryId === null && tagId === null && tagCategoryId === null) return null
   return (idx) =>
     (categoryId === null || hasLabel(snapshot.accountCategories, idx, categoryId)) &&
     (tagId === null || hasLabel(snapshot.accountTags, idx, tagId)) &&
     (tagCategoryId === null || hasTagInCategory(snapshot, idx, tagCategoryId))
+}
+
+/** `labelFilter` of the `category_id`, `tag_id` and `tag_category_id` parameters (non-numeric: `server_error`). */
+export function readLabelFilter(query: URLSearchParams, snapshot: Snapshot): ((idx: number) => boolean) | null {
+  const id = (name: string) => readFilterId(query, name, 'server_error')
+  return labelFilter(snapshot, id('category_id'), id('tag_id'), id('tag_category_id'))
 }
