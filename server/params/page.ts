@@ -54,14 +54,15 @@ export function pageRange(request: PageRequest, total: number): { start: number;
 
 /**
  * The page of rows among `count` ordered positions (`rowAt(p)` = row at position p) and the total. Without a filter
- * the page is read directly; with one, every position is tested, since `total` counts all matches.
+ * the page is read directly; with one, every position is tested, since `total` counts all matches. `keep(row)` tells
+ * whether the row is listed, or how many times (a row repeated by a join).
  * @example pageRows(request, 25, (p) => first + p, null) // page 2 of size 10 → rows first+10 … first+19, total 25
  */
 export function pageRows(
   request: PageRequest,
   count: number,
   rowAt: (position: number) => number,
-  keep: ((row: number) => boolean) | null,
+  keep: ((row: number) => boolean | number) | null,
 ): { total: number; rows: number[] } {
   const rows: number[] = []
   if (!keep) {
@@ -73,9 +74,9 @@ export function pageRows(
   let total = 0
   for (let p = 0; p < count; p++) {
     const row = rowAt(p)
-    if (!keep(row)) continue
-    if (total >= skip && rows.length < request.size) rows.push(row)
-    total++
+    for (let copies = Number(keep(row)); copies > 0; copies--, total++) {
+      if (total >= skip && rows.length < request.size) rows.push(row)
+    }
   }
   return { total, rows }
 }

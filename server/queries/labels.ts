@@ -12,6 +12,13 @@ export function hasLabel(labels: AccountLabels, idx: number, id: number): boolea
   return false
 }
 
+/** How many of the account's labels are in `ids` (labels are unique per account, so repeated ids count once). */
+export function countMatchingLabels(labels: AccountLabels, idx: number, ids: readonly number[]): number {
+  let matches = 0
+  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (ids.includes(labels.ids[r])) matches++
+  return matches
+}
+
 /** Ids prepared for `hasAnyLabel`, which scans many rows: ids 0..31 as one bit mask, the others as a list. */
 export interface LabelSet {
   mask: number
