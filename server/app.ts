@@ -131,7 +131,10 @@ function callOf(event: H3Event): Call {
   return event.context.call as Call
 }
 
-const nextRequestId = requestIds()
+/** Request ids, short and unique per process: a random prefix and a counter (`9f2c41d0-1`). */
+const REQUEST_ID_PREFIX = randomBytes(4).toString('hex')
+let requestCount = 0
+const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCount).toString(36)}`
 
 /** Request id and snapshot for the whole request, their headers, and the method check. */
 function pinRequest(operation: Operation, options: AppOptions): Middleware {
@@ -222,14 +225,4 @@ function countRequest(metrics: Metrics, event: H3Event): void {
 export async function metricsBody(metrics: Metrics, event: H3Event): Promise<string> {
   event.res.headers.set('content-type', metrics.registry.contentType)
   return metrics.scrape()
-}
-
-/**
- * Request ids, short and unique per process: a random prefix and a counter.
- * @example const next = requestIds(); next() // '9f2c41d0-1'
- */
-export function requestIds(): () => string {
-  const prefix = randomBytes(4).toString('hex')
-  let counter = 0
-  return () => `${prefix}-${(++counter).toString(36)}`
 }

@@ -44,14 +44,9 @@ export async function startServer(config: ServerConfig, services: AccessServices
     metrics,
     metricsRoute: config.metricsAt.mode === 'app',
   })
-  const listener = await listen(toNodeHandler(app), {
-    port: config.port,
-    hostname: config.host,
-    showURL: false,
-    autoClose: false,
-  })
+  const listener = await listenOn(app, config.port, config.host)
   answerClientErrors(listener.server as Server, config.realStatus)
-  const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config) : null
+  const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config.metricsAt) : null
   log.info('server.ready', {
     url: listener.url,
     snapshot_id: snapshots.current.id,
@@ -89,12 +84,11 @@ function answerClientErrors(server: Server, realStatus: boolean): void {
 }
 
 /** `/metrics` alone on its own host and port (`METRICS_HOST`, `METRICS_PORT`). */
-function listenMetrics(metrics: Metrics, config: ServerConfig) {
-  const app = new H3().get('/metrics', (event) => metricsBody(metrics, event))
-  return listen(toNodeHandler(app), {
-    port: config.metricsAt.port,
-    hostname: config.metricsAt.host,
-    showURL: false,
-    autoClose: false,
-  })
+function listenMetrics(metrics: Metrics, { port, host }: ServerConfig['metricsAt']) {
+  return listenOn(new H3().get('/metrics', (event) => metricsBody(metrics, event)), port, host)
+}
+
+/** Listen with listhen, without its banner and without `autoClose` (it would exit on SIGHUP, which reloads the snapshot). */
+function listenOn(app: H3, port: number, hostname: string) {
+  return listen(toNodeHandler(app), { port, hostname, showURL: false, autoClose: false })
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.ts'
 import { hashApiKey, looksLikeApiKey } from './api-keys.ts'
-import type { CountResult, Counters } from './stores/interface.ts'
+import type { Counters } from './stores/interface.ts'
 import { readApiKey } from './credentials.ts'
 import { PERIOD_MS, parseRate } from './plans.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
@@ -41,6 +41,7 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
         remaining: remaining(record.plan.monthlyQuota, counted.quotaUsed),
         resetAtMs: counted.quotaResetAt,
       }
+      const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
       const rateView = {
         period: rate.period,
         total: rate.total,
@@ -49,38 +50,27 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
       }
       const headers = rateLimitHeaders(bucket, record.plan.monthlyQuota, rate, {
         quotaRemaining: quota.remaining,
-        quotaResetSeconds: secondsUntil(counted.quotaResetAt, counted.now),
+        quotaResetSeconds,
         rateRemaining: rateView.remaining,
         rateResetSeconds: rateView.resetSeconds,
       })
-      refuseOverLimit(counted, quota, rateView, bucket, headers)
+      // a refused call: its error carries the rate-limit headers and `Retry-After`
+      if (counted.outcome === 'quota_exceeded') {
+        throw new ApiError(
+          'quota_exceeded',
+          `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
+          { ...headers, 'Retry-After': String(quotaResetSeconds) },
+        )
+      }
+      if (counted.outcome === 'rate_limited') {
+        throw new ApiError(
+          'rate_limited',
+          `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${rateView.resetSeconds} seconds.`,
+          { ...headers, 'Retry-After': String(rateView.resetSeconds) },
+        )
+      }
       return { userId: record.userId, quota, rate: rateView, headers }
     },
-  }
-}
-
-/** The quota or rate error of a refused call, with the rate-limit headers and `Retry-After`. */
-function refuseOverLimit(
-  counted: CountResult,
-  quota: Admission['quota'],
-  rate: Admission['rate'],
-  bucket: string,
-  headers: Admission['headers'],
-): void {
-  if (counted.outcome === 'quota_exceeded') {
-    throw new ApiError(
-      'quota_exceeded',
-      `Monthly quota exceeded: ${quota.used} of ${quota.total} requests used. Usage returns to 0 at reset_time_at (see /api/v1/limits).`,
-      { ...headers, 'Retry-After': String(secondsUntil(counted.quotaResetAt, counted.now)) },
-    )
-  }
-  if (counted.outcome === 'rate_limited') {
-    const retryAfter = String(rate.resetSeconds)
-    throw new ApiError(
-      'rate_limited',
-      `Rate limit exceeded: ${rate.total} requests per ${rate.period} for ${bucket}. Retry after ${retryAfter} seconds.`,
-      { ...headers, 'Retry-After': retryAfter },
-    )
   }
 }
 

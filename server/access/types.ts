@@ -5,13 +5,9 @@
 
 /** What a request offers to authenticate with; see `readApiKey` for which credential wins. */
 export interface Credentials {
-  headers: HeaderReader
+  /** Request header fields by lower-case name (a `Headers` is one). */
+  headers: Pick<Headers, 'get'>
   query: URLSearchParams
-}
-
-/** Request header fields by lower-case name, as `Headers.get` gives them (a `Headers` is one). */
-export interface HeaderReader {
-  get(name: string): string | null
 }
 
 export type RatePeriod = 'second' | 'minute' | 'hour' | 'day'

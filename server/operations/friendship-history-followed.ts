@@ -2,12 +2,13 @@
  * GET /api/v1/friendshipHistory/followed — incoming follow log: smart accounts that followed or unfollowed the
  * target, newest first (key `data`).
  */
-import { countMatchingLabels, friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
+import { friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
 import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { resolveAccount } from '../params/account.ts'
+import { countMatchingLabels } from '../queries/labels.ts'
 import { formatDay } from '../params/dates.ts'
-import { pagedBody, type PageRequest, pageRows, readPage } from '../params/page.ts'
+import { pagedBody, pageRows, readPage } from '../params/page.ts'
 import { array, date, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
@@ -41,40 +42,20 @@ export default defineOperation({
     const log = snapshot.friendshipFollowed
     // the log is stored newest first; a follower matching several filter ids yields one row per matching id (a
     // join with the label tables), so each event counts `copies` times in `total` and in the pages
+    const copiesOf = (r: number) => {
+      if (day !== null && log.day[r] !== day) return 0
+      const f = log.followerIdx[r]
+      let copies = 1
+      if (tagIds) copies *= countMatchingLabels(snapshot.accountTags, f, tagIds)
+      if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
+      return copies
+    }
     const first = log.offsets[target]
-    const count = log.offsets[target + 1] - first
-    const { total, rows } =
-      tagIds || categoryIds
-        ? joinedPage(snapshot, request, first, count, day, tagIds, categoryIds)
-        : pageRows(request, count, (p) => first + p, day === null ? null : (r) => log.day[r] === day)
+    const filtered = day !== null || tagIds || categoryIds
+    const { total, rows } = pageRows(request, log.offsets[target + 1] - first, (p) => first + p, filtered ? copiesOf : null)
     return pagedBody(request, total, 'data', rows.map((r) => event(snapshot, r)))
   },
 })
-
-/** The page and total with label filters: each event once per matching (tag, category) of its follower. */
-function joinedPage(
-  snapshot: Snapshot,
-  request: PageRequest,
-  first: number,
-  count: number,
-  day: number | null,
-  tagIds: number[] | null,
-  categoryIds: number[] | null,
-): { total: number; rows: number[] } {
-  const log = snapshot.friendshipFollowed
-  const skip = (request.page - 1) * request.size
-  let total = 0
-  const rows: number[] = []
-  for (let r = first; r < first + count; r++) {
-    if (day !== null && log.day[r] !== day) continue
-    const f = log.followerIdx[r]
-    let copies = 1
-    if (tagIds) copies *= countMatchingLabels(snapshot.accountTags, f, tagIds)
-    if (categoryIds) copies *= countMatchingLabels(snapshot.accountCategories, f, categoryIds)
-    for (let c = 0; c < copies; c++, total++) if (total >= skip && rows.length < request.size) rows.push(r)
-  }
-  return { total, rows }
-}
 
 /** One row of the log: the event and its follower. */
 function event(snapshot: Snapshot, r: number) {

@@ -22,18 +22,12 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    return { success: true, ...list(snapshot, idx) }
+    const counts = snapshot.categorizedCounts
+    const rows = []
+    for (let r = counts.offsets[idx]; r < counts.offsets[idx + 1]; r++) rows.push(entry(snapshot, counts.categoryId[r], counts.cnt[r]))
+    return { success: true, categories: rows.length > 0 ? rows : zeroCounts(snapshot) }
   },
 })
-
-function list(snapshot: Snapshot, idx: number) {
-  const counts = snapshot.categorizedCounts
-  const rows = []
-  for (let r = counts.offsets[idx]; r < counts.offsets[idx + 1]; r++) {
-    rows.push(entry(snapshot, counts.categoryId[r], counts.cnt[r]))
-  }
-  return { categories: rows.length > 0 ? rows : zeroCounts(snapshot) }
-}
 
 function entry(snapshot: Snapshot, categoryId: number, cnt: number) {
   if (categoryId === ALL_ID) return { name: 'All', id: null, cnt }

@@ -5,7 +5,6 @@ import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
 import { array, integer, number, object, prefixedCategory, prefixedTag, score } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'get_followers_score_sum',
@@ -33,23 +32,16 @@ export default defineOperation({
     const categoryIds = readIdList(query, 'category_ids')
     const tagIds = readIdList(query, 'tag_ids')
     const sum = followersScoreSum(snapshot, target, categoryIds, tagIds)
+    const a = snapshot.accounts
     return {
       success: true,
-      ...profile(snapshot, target),
+      ...profileHead(snapshot, target),
+      platform_score: a.platformScore[target],
+      followers_count: a.followersCount[target],
+      smart_followers_count: a.smartFollowersCount[target],
       // scores have 2 decimals: round away the float noise of the sum
       followers_score_sum: Math.round(sum * 100) / 100,
       ...prefixedLabels(snapshot, target),
     }
   },
 })
-
-/** The target's members before `followers_score_sum`. */
-function profile(snapshot: Snapshot, target: number) {
-  const a = snapshot.accounts
-  return {
-    ...profileHead(snapshot, target),
-    platform_score: a.platformScore[target],
-    followers_count: a.followersCount[target],
-    smart_followers_count: a.smartFollowersCount[target],
-  }
-}

@@ -3,7 +3,7 @@ import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { filterParameter } from '../params/filters.ts'
-import { labelFilter } from '../queries/labels.ts'
+import { readLabelFilter } from '../queries/labels.ts'
 import { isoUtcMillis } from '../params/dates.ts'
 import { pagedBody, pageParameters, pageRows, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
@@ -46,7 +46,7 @@ export default defineOperation({
     const target = resolveAccount(snapshot, query, 'fallback')
     const by = readBy(query, FOLLOWERS_BY, 'score')
     const ascending = readAscending(query)
-    const keep = labelFilter(query, snapshot)
+    const keep = readLabelFilter(query, snapshot)
     const request = readPage(query, 'get_followers')
     const sf = snapshot.smartFollowers
     const first = sf.offsets[target]

@@ -7,6 +7,7 @@ import { defineOperation } from './define.ts'
 import { prefixedLabels } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
+import { labelFilter } from '../queries/labels.ts'
 import { pagedBody, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
@@ -81,8 +82,7 @@ export default defineOperation({
       endMs: window.endMs,
       by: readBy(query, MENTIONERS_BY, 'score'),
       ascending: readAscending(query),
-      tagId: readFilterId(query, 'tag_id', 'ignore'),
-      categoryId: readFilterId(query, 'category_id', 'ignore'),
+      keep: labelFilter(snapshot, readFilterId(query, 'category_id', 'ignore'), readFilterId(query, 'tag_id', 'ignore')),
       request,
     })
     return pagedBody(

@@ -3,7 +3,6 @@ import { defineOperation } from './define.ts'
 import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { array, boolean, integer, nullable, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
-import type { Snapshot } from '../snapshot/load.ts'
 
 export default defineOperation({
   name: 'get_platform_info',
@@ -29,25 +28,21 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, profileBaseUrl }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    return { success: true, ...accountRecord(snapshot, idx, profileBaseUrl) }
+    const a = snapshot.accounts
+    const previous = snapshot.previousUsernames
+    return {
+      success: true,
+      ...profileHead(snapshot, idx),
+      platform_url: `${profileBaseUrl}/${a.username.at(idx)}`,
+      blue_verified: a.blueVerified[idx] === 1,
+      platform_score: a.platformScore[idx],
+      rank: a.rank[idx] || null,
+      followers_count: a.followersCount[idx],
+      smart_followers_count: a.smartFollowersCount[idx],
+      monitored: a.isMonitored[idx] === 1,
+      tracked: a.isTracked[idx] === 1,
+      previous_usernames: previous.username.slice(previous.offsets[idx], previous.offsets[idx + 1]),
+      ...prefixedLabels(snapshot, idx),
+    }
   },
 })
-
-/** The members after `success`. */
-function accountRecord(snapshot: Snapshot, idx: number, profileBaseUrl: string) {
-  const a = snapshot.accounts
-  const previous = snapshot.previousUsernames
-  return {
-    ...profileHead(snapshot, idx),
-    platform_url: `${profileBaseUrl}/${a.username.at(idx)}`,
-    blue_verified: a.blueVerified[idx] === 1,
-    platform_score: a.platformScore[idx],
-    rank: a.rank[idx] || null,
-    followers_count: a.followersCount[idx],
-    smart_followers_count: a.smartFollowersCount[idx],
-    monitored: a.isMonitored[idx] === 1,
-    tracked: a.isTracked[idx] === 1,
-    previous_usernames: previous.username.slice(previous.offsets[idx], previous.offsets[idx + 1]),
-    ...prefixedLabels(snapshot, idx),
-  }
-}

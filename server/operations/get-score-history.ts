@@ -4,7 +4,7 @@ import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 import { scoreDays } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -22,12 +22,10 @@ export default defineOperation({
     const idx = resolveAccount(snapshot, query, 'fallback')
     const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
-    const total = day.length
-    const { start, end } = pageRange(request, total)
-    const rows = []
-    for (let i = start; i < end; i++) {
-      rows.push({ date: formatDay(day[i]), platform_score: platformScore[i], rank: rank[i] || null })
-    }
-    return pagedBody(request, total, 'score_history', rows)
+    return pagedItems(request, day.length, 'score_history', (i) => ({
+      date: formatDay(day[i]),
+      platform_score: platformScore[i],
+      rank: rank[i] || null,
+    }))
   },
 })

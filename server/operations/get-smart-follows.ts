@@ -3,7 +3,7 @@
  * bucket), re-sortable by alpha, score or follower count (key `data`, plus the applied `days` and `bucket`).
  */
 import { defineOperation } from './define.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
@@ -69,10 +69,7 @@ export default defineOperation({
     // lists are stored in each descending order; ascending reads them backwards
     const ordered = list ? (by === 'alpha' ? list.byRank : by === 'score' ? list.byScore : list.byFollowers) : []
     const total = ordered.length
-    const { start, end } = pageRange(request, total)
-    const rows = []
-    for (let p = start; p < end; p++) rows.push(ordered[ascending ? total - 1 - p : p])
-    return pagedBody(request, total, 'data', rows, { days, bucket })
+    return pagedItems(request, total, 'data', (p) => ordered[ascending ? total - 1 - p : p], { days, bucket })
   },
 })
 

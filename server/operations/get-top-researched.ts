@@ -3,7 +3,7 @@
  * (the server's lookup records, aggregated by the nightly build; at most 1000), most lookups first (key `data`).
  */
 import { defineOperation } from './define.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
@@ -36,10 +36,7 @@ export default defineOperation({
     const request = readPage(query, 'get_top_researched')
     const list = snapshot.topResearched.get(days)
     const total = list ? list.accountIdx.length : 0
-    const { start, end } = pageRange(request, total)
-    const rows = []
-    for (let p = start; p < end; p++) rows.push(researchedItem(snapshot, list!, p))
-    return pagedBody(request, total, 'data', rows, { days })
+    return pagedItems(request, total, 'data', (p) => researchedItem(snapshot, list!, p), { days })
   },
 })
 

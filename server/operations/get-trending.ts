@@ -5,8 +5,8 @@
 import { PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { defineOperation } from './define.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
-import { hasLabel } from '../queries/labels.ts'
-import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
+import { labelFilter } from '../queries/labels.ts'
+import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { boolean, envelope, integer, number, object, score, string } from '../openapi/schema.ts'
@@ -53,31 +53,23 @@ export default defineOperation({
     const days = readDays(query, SMART_FOLLOWS_DAYS_MESSAGE)
     const by = readBy(query, TRENDING_BY, 'smart_followers')
     const ascending = readAscending(query)
-    const categoryId = readFilterId(query, 'category_id', 'ignore')
-    const tagId = readFilterId(query, 'tag_id', 'ignore')
+    const keep = labelFilter(snapshot, readFilterId(query, 'category_id', 'ignore'), readFilterId(query, 'tag_id', 'ignore'))
     const request = readPage(query, 'get_trending')
     const list = snapshot.trending.get(`${days}:${by}`)
     const ranked = list ? list.accountIdx.length : 0
     // rank positions of the kept rows, largest growth first (without filters, the first ones); ascending reads them
     // backwards
     let kept: number[] | null = null
-    if (categoryId !== null || tagId !== null) {
+    if (keep) {
       kept = []
-      for (let p = 0; p < ranked && kept.length < TRENDING_CAP; p++) {
-        const idx = list!.accountIdx[p]
-        if (categoryId !== null && !hasLabel(snapshot.accountCategories, idx, categoryId)) continue
-        if (tagId !== null && !hasLabel(snapshot.accountTags, idx, tagId)) continue
-        kept.push(p)
-      }
+      for (let p = 0; p < ranked && kept.length < TRENDING_CAP; p++) if (keep(list!.accountIdx[p])) kept.push(p)
     }
     const total = kept ? kept.length : Math.min(ranked, TRENDING_CAP)
-    const { start, end } = pageRange(request, total)
-    const rows = []
-    for (let q = start; q < end; q++) {
+    const item = (q: number) => {
       const at = ascending ? total - 1 - q : q
-      rows.push(trendingItem(snapshot, list!, kept ? kept[at] : at))
+      return trendingItem(snapshot, list!, kept ? kept[at] : at)
     }
-    return pagedBody(request, total, 'data', rows, { days, by })
+    return pagedItems(request, total, 'data', item, { days, by })
   },
 })
 

@@ -28,11 +28,39 @@ const CSP = [
 const bundleFile = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')
 let bundle: Buffer | undefined
 
+/** The page: a mount point and two scripts of our origin (the bundle, then its configuration). */
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Account Scoring API reference</title>
+</head>
+<body>
+<div id="app"></div>
+<script src="${BUNDLE_PATH}"></script>
+<script src="${INIT_PATH}"></script>
+</body>
+</html>
+`
+
+/** Scalar's configuration: our document, the preferred `X-API-Key` scheme, nothing fetched from elsewhere. */
+const CONFIGURATION = {
+  url: '/openapi.json',
+  authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  documentDownloadType: 'json',
+}
+const INIT = `Scalar.createApiReference('#app', ${JSON.stringify(CONFIGURATION)})\n`
+
 export function addApiReference(app: H3): void {
   app.get(API_REFERENCE_PATH, (event) => {
     event.res.headers.set('content-security-policy', CSP)
     event.res.headers.set('content-type', 'text/html; charset=utf-8')
-    return page()
+    return PAGE
   })
   // the Scalar bundle (4 MB), read from the package on first use
   app.get(BUNDLE_PATH, (event) => {
@@ -42,38 +70,6 @@ export function addApiReference(app: H3): void {
   })
   app.get(INIT_PATH, (event) => {
     event.res.headers.set('content-type', JAVASCRIPT)
-    return init()
+    return INIT
   })
-}
-
-/** The page: a mount point and two scripts of our origin (the bundle, then its configuration). */
-function page(title = 'Account Scoring API reference'): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-</head>
-<body>
-<div id="app"></div>
-<script src="${BUNDLE_PATH}"></script>
-<script src="${INIT_PATH}"></script>
-</body>
-</html>
-`
-}
-
-/** Scalar's configuration: our document, the preferred `X-API-Key` scheme, nothing fetched from elsewhere. */
-function init(openapiPath = '/openapi.json'): string {
-  const configuration = {
-    url: openapiPath,
-    authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
-    withDefaultFonts: false,
-    telemetry: false,
-    agent: { disabled: true },
-    showDeveloperTools: 'never',
-    documentDownloadType: 'json',
-  }
-  return `Scalar.createApiReference('#app', ${JSON.stringify(configuration)})\n`
 }

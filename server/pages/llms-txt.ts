@@ -50,13 +50,16 @@ function header(doc: OpenApiDocument): string[] {
   ]
 }
 
-function byGroup(doc: OpenApiDocument): { group: string; operations: [string, Get][] }[] {
-  return doc.tags.map(({ name }) => ({
-    group: name,
-    operations: Object.entries(doc.paths)
+/** The header, then each group's heading and the lines `render` makes of the group's operations. */
+function byGroup(doc: OpenApiDocument, render: (operations: [string, Get][]) => string[]): string {
+  const lines = header(doc)
+  for (const { name } of doc.tags) {
+    const operations = Object.entries(doc.paths)
       .filter(([, item]) => item.get.tags[0] === name)
-      .map(([path, item]): [string, Get] => [path, item.get]),
-  }))
+      .map(([path, item]): [string, Get] => [path, item.get])
+    lines.push(`## ${name}`, '', ...render(operations))
+  }
+  return lines.join('\n')
 }
 
 function typeOf(schema: Schema): string {
@@ -98,30 +101,25 @@ function responseLines(get: Get): string[] {
 
 /** The index: a line per operation, by group. */
 export function llmsTxt(doc: OpenApiDocument): string {
-  const lines = header(doc)
-  for (const { group, operations } of byGroup(doc)) {
-    lines.push(`## ${group}`, '')
-    for (const [path, get] of operations) {
+  return byGroup(doc, (operations) => [
+    ...operations.map(([path, get]) => {
       const note = get.deprecated ? ' (deprecated)' : ''
-      lines.push(`- [${path.replace('/api/v1/', '')}](${path})${note}: ${get.description ?? get.summary}`)
-    }
-    lines.push('')
-  }
-  return lines.join('\n')
+      return `- [${path.replace('/api/v1/', '')}](${path})${note}: ${get.description ?? get.summary}`
+    }),
+    '',
+  ])
 }
 
 /** The whole API: each operation with its parameters, an example request and its response fields. */
 export function llmsFullTxt(doc: OpenApiDocument, options: LlmsOptions = {}): string {
-  const lines = header(doc)
-  for (const { group, operations } of byGroup(doc)) {
-    lines.push(`## ${group}`, '')
-    for (const [path, get] of operations) {
-      lines.push(`### GET ${path}${get.deprecated ? ' (deprecated)' : ''}`, '', get.description ?? get.summary, '')
+  return byGroup(doc, (operations) =>
+    operations.flatMap(([path, get]) => {
+      const lines = [`### GET ${path}${get.deprecated ? ' (deprecated)' : ''}`, '', get.description ?? get.summary, '']
       if (get.parameters.length) lines.push('Parameters:', '', ...get.parameters.map(parameterLine), '')
       lines.push('Example:', '', '```sh', `curl -H "X-API-Key: $KEY" "$BASE_URL${path}${exampleQuery(get, options)}"`, '```', '')
       const response = responseLines(get)
       if (response.length) lines.push('Response fields (success):', '', ...response, '')
-    }
-  }
-  return lines.join('\n')
+      return lines
+    }),
+  )
 }

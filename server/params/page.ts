@@ -2,8 +2,8 @@
  * Shared pagination rule: `page` (default 1; non-numeric, 0 or negative → 1) and `size` per the spec's table;
  * a page past the end is empty with the same `total` and `pages`; `pages` ≥ 1; `size` = items returned.
  *
- * @example const request = readPage(query, 'get_followers'); const { start, end } = pageRange(request, total)
- *          return pagedBody(request, total, 'top_followers', rows)
+ * @example const request = readPage(query, 'get_score_history')
+ *          return pagedItems(request, day.length, 'score_history', (i) => ({ date: formatDay(day[i]), ... }))
  */
 import { parseInteger } from './integer.ts'
 import type { Parameter } from '../operations/define.ts'
@@ -54,14 +54,15 @@ export function pageRange(request: PageRequest, total: number): { start: number;
 
 /**
  * The page of rows among `count` ordered positions (`rowAt(p)` = row at position p) and the total. Without a filter
- * the page is read directly; with one, every position is tested, since `total` counts all matches.
+ * the page is read directly; with one, every position is tested, since `total` counts all matches. `keep(row)` tells
+ * whether the row is listed, or how many times (a row repeated by a join).
  * @example pageRows(request, 25, (p) => first + p, null) // page 2 of size 10 → rows first+10 … first+19, total 25
  */
 export function pageRows(
   request: PageRequest,
   count: number,
   rowAt: (position: number) => number,
-  keep: ((row: number) => boolean) | null,
+  keep: ((row: number) => boolean | number) | null,
 ): { total: number; rows: number[] } {
   const rows: number[] = []
   if (!keep) {
@@ -73,9 +74,9 @@ export function pageRows(
   let total = 0
   for (let p = 0; p < count; p++) {
     const row = rowAt(p)
-    if (!keep(row)) continue
-    if (total >= skip && rows.length < request.size) rows.push(row)
-    total++
+    for (let copies = Number(keep(row)); copies > 0; copies--, total++) {
+      if (total >= skip && rows.length < request.size) rows.push(row)
+    }
   }
   return { total, rows }
 }
@@ -88,11 +89,17 @@ export function pagedBody<T>(request: PageRequest, total: number, key: string, i
   return { success: true as const, total, page: request.page, size: items.length, pages, ...extra, [key]: items }
 }
 
+/** The requested page among `total` ordered positions (`itemAt(p)` = the item at position p), in the envelope under `key`. */
+export function pagedItems<T>(request: PageRequest, total: number, key: string, itemAt: (position: number) => T, extra?: Record<string, unknown>) {
+  const { start, end } = pageRange(request, total)
+  const items: T[] = []
+  for (let p = start; p < end; p++) items.push(itemAt(p))
+  return pagedBody(request, total, key, items, extra)
+}
+
 /** The requested page of `items`, rendered, in the envelope under `key`. */
 export function pagedList<T>(query: URLSearchParams, rule: PageSizeRule, key: string, items: readonly T[], render: (item: T) => unknown) {
-  const request = readPage(query, rule)
-  const { start, end } = pageRange(request, items.length)
-  return pagedBody(request, items.length, key, items.slice(start, end).map(render))
+  return pagedItems(readPage(query, rule), items.length, key, (p) => render(items[p]))
 }
 
 /** OpenAPI parameters `page` and `size` of one size-table row. */

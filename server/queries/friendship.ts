@@ -7,7 +7,6 @@ import { accountParameters } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
 import { pageParameters } from '../params/page.ts'
 import { eventDayParameter, readEventDay } from '../params/windows.ts'
-import type { AccountLabels } from '../snapshot/load.ts'
 
 export interface FriendshipFilters {
   /** Keep events of this day only (null: every day). */
@@ -30,11 +29,4 @@ export function friendshipParameters(side: string): Parameter[] {
     idListParameter('category_ids', `Keeps events whose ${side} carries at least one of these categories.`),
     ...pageParameters('friendshipHistory'),
   ]
-}
-
-/** How many of the account's labels are in `ids` (labels are unique per account, so repeated ids count once). */
-export function countMatchingLabels(labels: AccountLabels, idx: number, ids: readonly number[]): number {
-  let matches = 0
-  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (ids.includes(labels.ids[r])) matches++
-  return matches
 }

@@ -12,6 +12,13 @@ export function hasLabel(labels: AccountLabels, idx: number, id: number): boolea
   return false
 }
 
+/** How many of the account's labels are in `ids` (labels are unique per account, so repeated ids count once). */
+export function countMatchingLabels(labels: AccountLabels, idx: number, ids: readonly number[]): number {
+  let matches = 0
+  for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (ids.includes(labels.ids[r])) matches++
+  return matches
+}
+
 /** Ids prepared for `hasAnyLabel`, which scans many rows: ids 0..31 as one bit mask, the others as a list. */
 export interface LabelSet {
   mask: number
@@ -43,17 +50,22 @@ export function hasTagInCategory(snapshot: Snapshot, idx: number, tagCategoryId:
   return false
 }
 
-/**
- * The AND of the `category_id`, `tag_id` and `tag_category_id` filters of `query` on an account (non-numeric:
- * `server_error`), or null when none is set.
- */
-export function labelFilter(query: URLSearchParams, snapshot: Snapshot): ((idx: number) => boolean) | null {
-  const categoryId = readFilterId(query, 'category_id', 'server_error')
-  const tagId = readFilterId(query, 'tag_id', 'server_error')
-  const tagCategoryId = readFilterId(query, 'tag_category_id', 'server_error')
+/** The AND of the single-id filters that are set (null: not set) on an account, or null when none is. */
+export function labelFilter(
+  snapshot: Snapshot,
+  categoryId: number | null,
+  tagId: number | null,
+  tagCategoryId: number | null = null,
+): ((idx: number) => boolean) | null {
   if (categoryId === null && tagId === null && tagCategoryId === null) return null
   return (idx) =>
     (categoryId === null || hasLabel(snapshot.accountCategories, idx, categoryId)) &&
     (tagId === null || hasLabel(snapshot.accountTags, idx, tagId)) &&
     (tagCategoryId === null || hasTagInCategory(snapshot, idx, tagCategoryId))
+}
+
+/** `labelFilter` of the `category_id`, `tag_id` and `tag_category_id` parameters (non-numeric: `server_error`). */
+export function readLabelFilter(query: URLSearchParams, snapshot: Snapshot): ((idx: number) => boolean) | null {
+  const id = (name: string) => readFilterId(query, name, 'server_error')
+  return labelFilter(snapshot, id('category_id'), id('tag_id'), id('tag_category_id'))
 }

@@ -3,10 +3,9 @@
  * follower count (descending, ties account_idx ascending; ascending is that order reversed), with optional tag and
  * category filters, plus the total.
  *
- * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, tagId: null, categoryId: null, request })
+ * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, keep: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
  */
-import { hasLabel } from './labels.ts'
 import { rowsInWindow } from './mentions.ts'
 import { type PageRequest, pageRange } from '../params/page.ts'
 import type { Snapshot } from '../snapshot/load.ts'
@@ -19,8 +18,8 @@ export interface MentionersQuery {
   endMs: number
   by: MentionersBy
   ascending: boolean
-  tagId: number | null
-  categoryId: number | null
+  /** The authors' tag and category filter (`labelFilter`), null for none. */
+  keep: ((idx: number) => boolean) | null
   request: PageRequest
 }
 
@@ -46,7 +45,7 @@ export function mentionerPage(snapshot: Snapshot, target: number, query: Mention
   for (let r = from; r < to; r++) {
     if (mentions.newerSameAuthor[r] >= from) continue
     const author = mentions.authorIdx[r]
-    if (author >= 0 && a.isTracked[author] && passesFilters(snapshot, author, query)) {
+    if (author >= 0 && a.isTracked[author] && (!query.keep || query.keep(author))) {
       first.add(place[author])
       total++
     }
@@ -73,12 +72,4 @@ class FirstInOrder {
     values.splice(at, 0, value)
     if (values.length > this.count) values.pop()
   }
-}
-
-/** The author carries the tag and the category asked for (each when asked). */
-function passesFilters(snapshot: Snapshot, author: number, { tagId, categoryId }: MentionersQuery): boolean {
-  return (
-    (tagId === null || hasLabel(snapshot.accountTags, author, tagId)) &&
-    (categoryId === null || hasLabel(snapshot.accountCategories, author, categoryId))
-  )
 }

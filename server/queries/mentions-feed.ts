@@ -13,7 +13,7 @@ import { plainCategories, plainTags } from './profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { isoUtcOffset } from '../params/dates.ts'
 import { filterParameter } from '../params/filters.ts'
-import { labelFilter } from './labels.ts'
+import { readLabelFilter } from './labels.ts'
 import { pagedBody, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
@@ -76,7 +76,7 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
     const by = readBy(query, MENTIONS_FEED_BY, 'created_at')
     const ascending = readAscending(query)
     // each author filter implies an author in the account table
-    const labels = labelFilter(query, snapshot)
+    const labels = readLabelFilter(query, snapshot)
     const keep = labels && ((author: number) => author >= 0 && snapshot.accounts.isTracked[author] === 1 && labels(author))
     const request = readPage(query, rule)
     const mentions = rowsOf(snapshot)

@@ -7,6 +7,7 @@
  * @example followersScoreSum(snapshot, target, [1, 7], null) // score sum of the VC or influencer followers
  */
 import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
+import { countMatchingLabels } from './labels.ts'
 
 /** Bit 31 of a category mask and of a high tag mask: the follower has a label id outside the masks' ranges. */
 const OTHER_LABELS = 2 ** 31
@@ -42,11 +43,7 @@ export function followersScoreSum(snapshot: Snapshot, target: number, categoryId
     high: sf.followerLabels.tagsHigh.read(first, end),
   }
   /** Whether the follower of row `r` (target-relative) has any of `ids`, when its masks cannot tell. */
-  const exactly = (labels: AccountLabels, r: number, ids: readonly number[]) => {
-    const f = sf.followerIdx[first + r]
-    for (let k = labels.offsets[f]; k < labels.offsets[f + 1]; k++) if (ids.includes(labels.ids[k])) return true
-    return false
-  }
+  const exactly = (labels: AccountLabels, r: number, ids: readonly number[]) => countMatchingLabels(labels, sf.followerIdx[first + r], ids) > 0
   let sum = 0
   for (let r = 0; r < scores.length; r++) {
     if (categories) {

@@ -8,8 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
-import { loadSnapshot } from './load.ts'
-import type { Snapshot } from './load.ts'
+import { loadSnapshot, type Snapshot } from './load.ts'
 
 /** What the app needs: the snapshot to answer the next request with. */
 export interface SnapshotSource {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
 import type Redis from 'ioredis'
 import { createStorage } from 'unstorage'
 import redisDriver from 'unstorage/drivers/redis'
@@ -96,19 +97,12 @@ export async function openRedisBackend(url: string): Promise<Backend> {
 }
 
 /** Resolves once the client is connected, rejects with the first connection error (Redis down at start). */
-function ready(client: Redis): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const done = (error?: Error) => {
-      client.off('ready', done)
-      client.off('error', done)
-      if (error) {
-        client.disconnect()
-        reject(error)
-      } else resolve()
-    }
-    client.on('ready', done)
-    client.on('error', done)
+async function ready(client: Redis): Promise<void> {
+  if (client.status === 'ready') return
+  // `once` rejects when the client emits `error` first
+  await once(client, 'ready').catch((error) => {
+    client.disconnect()
+    throw error
   })
 }
 
