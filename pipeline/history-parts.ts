@@ -52,6 +52,20 @@ export const HISTORY_TABLES: HistoryTable[] = [
       from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
       order by a.account_idx, h.date desc`,
   },
+  {
+    name: 'score_history',
+    columns: { platform_id: 'UBIGINT', date: 'DATE', platform_score: 'DOUBLE', rank: 'INTEGER' },
+    order: 'date DESC',
+    unique: ['platform_id', 'date'],
+    serving: {
+      day: ['u16', day('date')],
+      platform_score: ['f64', 'platform_score::DOUBLE'],
+      rank: ['i32', 'coalesce(rank, 0)::INTEGER'],
+    },
+    view: `select a.account_idx, h.platform_id, h.date, h.platform_score, h.rank
+      from parts h join accounts a on a.platform_id = h.platform_id
+      order by a.account_idx, h.date desc`,
+  },
 ]
 
 const partPath = (table: string, month: string) => path.join(table, `month=${month}`)

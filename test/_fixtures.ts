@@ -8,6 +8,7 @@ import path from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { RAW_FILES } from '../pipeline/raw-contract.ts'
 import { sqlString } from '../pipeline/duckdb.ts'
+import { createSnapshotViews } from '../pipeline/snapshot-sql.ts'
 import { rewriteRawFile } from '../scripts/generate/rewrite.ts'
 
 export const BUILD_DATE = '2026-11-22'
@@ -200,6 +201,24 @@ export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))
   if (tempDirs.push(dir) === 1) process.once('exit', () => tempDirs.forEach((made) => fs.rmSync(made, { recursive: true, force: true })))
   return dir
+}
+
+/**
+ * Rows of a history table of the snapshot in `dir` (or a query over it, `t` = the table) as JSON-safe objects: its
+ * view over the monthly parts, as `npm run sql` has it (pipeline/snapshot-sql.ts).
+ */
+export async function readHistory(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`set TimeZone = 'UTC'`)
+    await createSnapshotViews(conn, dir)
+    await conn.run(`create view t as select * from ${table}`)
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[]
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
 }
 
 /** Rows of a Parquet file (or a query over it, `t` = the file) as JSON-safe objects. */

@@ -18,8 +18,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { SERVING_ARRAYS } from '../pipeline/serving-writer.ts'
-import { snapshotQuery } from './_setup.ts'
-import { BUILD_DATE, baseRaw, id, idx, readParquet, tempDir, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, idx, readHistory, readParquet, tempDir, writeRaw } from './_fixtures.ts'
 
 /** The server's lookup logs: one line per resolved account lookup (plus an unknown id and a torn last line). */
 function writeLookups(): string {
@@ -175,9 +174,7 @@ const Followers = suite('followers_count_history, followers_diff')
 
 Followers('followers_count_history :: monitored accounts only, newest day first', async () => {
   assert.equal(
-    (await (await snapshotQuery((await built).dir))<Record<string, unknown>>(
-      `select account_idx, strftime(date, '%Y-%m-%d') as date, followers_count from followers_count_history`,
-    )).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
+    (await readHistory((await built).dir, 'followers_count_history')).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
     [
       [0, '2026-11-22', 5000],
       [3, '2026-11-22', 1200], [3, '2026-11-20', 1150], [3, '2026-11-16', 1100], [3, '2026-11-01', 1000],
@@ -316,7 +313,7 @@ Extra('smart_mentions :: the mentions whose author is smart', async () => {
 Extra('score_history :: this build\'s scores > 0 when no earlier history exists; the build date is the scored date', async () => {
   const scored = (await rows('accounts')).filter((a) => (a.platform_score as number) > 0)
   assert.equal(
-    (await rows('score_history')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
+    (await readHistory((await built).dir, 'score_history')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
     scored.map((a) => [a.account_idx, BUILD_DATE, a.platform_score, a.rank]),
   )
   assert.equal((await rows('score_dates')).map((r) => r.date), [BUILD_DATE])
@@ -384,7 +381,7 @@ const SCHEMAS: Record<string, string> = {
   'tweets.parquet': 'tweet_idx INTEGER, tweet_id UBIGINT, author_id UBIGINT, author_idx INTEGER, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
   'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
   'score_dates.parquet': 'date DATE',
-  'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
+  'score_history/month=*/data.parquet': 'platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
   'smart_mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
@@ -432,7 +429,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['accounts', 'platform_score', 'platform_score'],
     ['smart_followers', 'follower_idx', 'follower_idx'],
     ['smart_followers', 'subscribed_at_ms', 'epoch_ms(subscribed_at)'],
-    ['score_history', 'platform_score', 'platform_score'],
     ['friendship_following', 'platform_score', 'platform_score'],
     ['score_contributors', 'points', 'points'],
     ['categorized_followers_count', 'cnt', 'cnt'],
@@ -445,19 +441,24 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
   }
   // a history table's monthly parts: each account's rows from offsets[k] on, as in the part's Parquet file
-  const parts = fs.readdirSync(path.join(dir, 'followers_count_history'))
-  assert.equal(parts, ['month=2026-10', 'month=2026-11'])
-  for (const part of parts) {
-    const folder = path.join(serving, 'followers_count_history', part)
-    const read = (name: string, Array: typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS]) => {
-      const bytes = fs.readFileSync(path.join(folder, `${name}.bin`))
-      return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
+  const histories: [string, string, string, string[]][] = [
+    ['followers_count_history', 'followers_count', 'followers_count', ['month=2026-10', 'month=2026-11']],
+    ['score_history', 'platform_score', 'platform_score', ['month=2026-11']],
+  ]
+  for (const [table, name, value, months] of histories) {
+    assert.equal(fs.readdirSync(path.join(dir, table)), months, table)
+    for (const part of months) {
+      const folder = path.join(serving, table, part)
+      const read = (column: string, Array: typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS]) => {
+        const bytes = fs.readFileSync(path.join(folder, `${column}.bin`))
+        return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
+      }
+      const [ids, offsets, values] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read(name, name === 'platform_score' ? Float64Array : Uint32Array)]
+      const rows = await readParquet(path.join(dir, table, part, 'data.parquet'), `select platform_id, (${value}) as v from t`)
+      assert.ok(rows.length > 0, part)
+      assert.equal(values, rows.map((r) => String(r.v)), `${table} ${part}`)
+      assert.equal(ids.flatMap((id, k) => Array(Number(offsets[k + 1]) - Number(offsets[k])).fill(id)), rows.map((r) => String(r.platform_id)), part)
     }
-    const [ids, offsets, counts] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read('followers_count', Uint32Array)]
-    const rows = await readParquet(path.join(dir, 'followers_count_history', part, 'data.parquet'))
-    assert.ok(rows.length > 0, part)
-    assert.equal(counts, rows.map((r) => String(r.followers_count)), part)
-    assert.equal(ids.flatMap((id, k) => Array(Number(offsets[k + 1]) - Number(offsets[k])).fill(id)), rows.map((r) => String(r.platform_id)), part)
   }
 })
 

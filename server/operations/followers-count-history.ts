@@ -2,7 +2,7 @@
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
-import { monthRows } from '../queries/daily-series.ts'
+import { followerCounts } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
 import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, object } from '../openapi/schema.ts'
@@ -20,7 +20,7 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const { day, value } = monthRows(snapshot.followersCountHistory, idx, utcDay(now), readPeriodDays(query))
+    const { day, value } = followerCounts(snapshot.followersCountHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'followers_count_history')
     const { start, end } = pageRange(request, day.length)
     const rows = []

@@ -1,26 +1,47 @@
 /**
- * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
- * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
- * row per scanned day, in monthly parts; scores one row per change, read over the scored dates.
+ * Daily series stored in monthly parts, newest day first per account: the `period` window of the history operations
+ * and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts
+ * are stored one row per scanned day; scores one row per change, read over the scored dates.
  *
- * @example const { day, value } = monthRows(snapshot.followersCountHistory, idx, today, 30)
+ * @example const { day, value } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { MonthlySeries } from '../snapshot/monthly-series.ts'
-import type { DiskColumn } from '../snapshot/serving-files.ts'
 import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 
-/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
+/** Scores stored sparse: an account's rows on the scored dates where its score or rank (0 for NULL) changed. */
 export interface ScoreSeries {
-  offsets: Int32Array
-  day: DiskColumn<'u16'>
-  platformScore: DiskColumn<'f64'>
-  /** 0 for NULL */
-  rank: DiskColumn<'i32'>
+  changes: MonthlySeries<'platform_score' | 'rank'>
   /** the scored dates, newest first */
   dates: Uint16Array
+}
+
+/**
+ * Account `idx`'s rows, newest day first, from the newest month down to `oldest`: the rows dated `oldest` or later
+ * (any later than today too) and, with `anchor`, the newest row before them (the value in force on `oldest`). None
+ * for an account whose series is not answered.
+ */
+function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number, anchor: boolean) {
+  const out = { day: [] as number[], values: Object.fromEntries(series.columns.map((c) => [c, [] as number[]])) as Record<K, number[]> }
+  if (series.answered && !series.answered[idx]) return out
+  for (const part of series.parts) {
+    const k = findId(part.ids, series.accountIds[idx])
+    if (k !== undefined) {
+      const start = part.offsets[k]
+      const day = part.day.read(start, part.offsets[k + 1])
+      let n = rowsSince(day, oldest)
+      const anchored = anchor && n < day.length
+      if (anchored) n++
+      out.day.push(...day.subarray(0, n))
+      for (const c of series.columns) out.values[c].push(...Array.from(part.values[c].read(start, start + n), Number))
+      if (anchored) break
+    }
+    // older parts hold older days only
+    if (!anchor && part.firstDay <= oldest) break
+  }
+  return out
 }
 
 /**
@@ -29,9 +50,8 @@ export interface ScoreSeries {
  * or a score of 0, are skipped.
  */
 export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
-  const [start, end] = [history.offsets[idx], history.offsets[idx + 1]]
   // an account's change rows (newest first): a scored date's score is the newest row on or before it
-  const [changed, scores, ranks] = [history.day.read(start, end), history.platformScore.read(start, end), history.rank.read(start, end)]
+  const { day: changed, values } = accountRows(history.changes, idx, today - days + 1, true)
   const out = { day: [] as number[], platformScore: [] as number[], rank: [] as number[] }
   let row = 0
   for (const date of history.dates) {
@@ -39,38 +59,20 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
     if (date <= today - days) break
     while (row < changed.length && changed[row] > date) row++
     if (row === changed.length) break
-    if (scores[row] > 0) {
+    if (values.platform_score[row] > 0) {
       out.day.push(date)
-      out.platformScore.push(scores[row])
-      out.rank.push(ranks[row])
+      out.platformScore.push(values.platform_score[row])
+      out.rank.push(values.rank[row])
     }
   }
   return out
 }
 
-/**
- * The days and values of account `idx` dated today or the previous `days - 1` days (any day after today skipped),
- * newest first; none for an account whose series is not answered.
- */
-export function monthRows(series: MonthlySeries, idx: number, today: number, days: number) {
-  const out = { day: [] as number[], value: [] as number[] }
-  if (!series.answered[idx]) return out
-  const oldest = today - days + 1
-  for (const part of series.parts) {
-    const k = findId(part.ids, series.accountIds[idx])
-    if (k !== undefined) {
-      const [start, end] = [part.offsets[k], part.offsets[k + 1]]
-      const [day, value] = [part.day.read(start, end), part.value.read(start, end)]
-      for (let row = 0; row < day.length && day[row] >= oldest; row++) {
-        if (day[row] > today) continue
-        out.day.push(day[row])
-        out.value.push(value[row])
-      }
-    }
-    // older parts hold older days only
-    if (part.firstDay <= oldest) break
-  }
-  return out
+/** The follower counts of account `idx` dated today or the previous `days - 1` days (any day after today skipped), newest first. */
+export function followerCounts(series: MonthlySeries<'followers_count'>, idx: number, today: number, days: number) {
+  const { day, values } = accountRows(series, idx, today - days + 1, false)
+  const skip = rowsSince(day, today + 1)
+  return { day: day.slice(skip), value: values.followers_count.slice(skip) }
 }
 
 /** How many leading days (newest first) are `oldest` or later. */
@@ -85,9 +87,9 @@ function rowsSince(day: ArrayLike<number>, oldest: number): number {
  * of the oldest stored value, newest minus oldest (0 with fewer than two values), and that difference signed (`+N`,
  * `-N` or `0`).
  */
-export function diffBody(series: MonthlySeries, idx: number, now: Date) {
+export function diffBody(series: MonthlySeries<'followers_count'>, idx: number, now: Date) {
   const today = utcDay(now)
-  const { day, value } = monthRows(series, idx, today, 30)
+  const { day, value } = followerCounts(series, idx, today, 30)
   return windowsBody(day, value, today, 0)
 }
 

@@ -127,7 +127,7 @@ export async function loadSnapshot(dir: string) {
       cnt: array('categorized_followers_count.cnt', 'u32'),
     },
     /** followers_count_history's monthly parts, newest first; the monitored accounts' series are answered. */
-    followersCountHistory: openMonthlySeries(realDir, 'followers_count_history', 'followers_count', accounts),
+    followersCountHistory: openMonthlySeries(realDir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored),
     /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
     friendshipFollowed: {
       offsets: offsets('friendship_followed'),
@@ -169,11 +169,8 @@ export async function loadSnapshot(dir: string) {
      * or rank changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
      */
     scoreHistory: {
-      offsets: offsets('score_history'),
-      day: disk('score_history.day', 'u16'),
-      platformScore: disk('score_history.platform_score', 'f64'),
-      /** 0 when the stored rank is NULL */
-      rank: disk('score_history.rank', 'i32'),
+      /** score_history's monthly parts, newest first: rank 0 when the stored rank is NULL */
+      changes: openMonthlySeries(realDir, 'score_history', { platform_score: 'f64', rank: 'i32' }, accounts.numericId),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
     },

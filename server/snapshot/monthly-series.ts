@@ -3,48 +3,54 @@
  * docs/snapshot.md): per part, the account ids it holds (ascending) and their row offsets in memory, the days and
  * values on disk, an account's rows newest day first.
  *
- * @example const history = openMonthlySeries(dir, 'followers_count_history', 'followers_count', accounts)
+ * @example const history = openMonthlySeries(dir, 'score_history', { score: 'f64', rank: 'i32' }, accounts)
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import type { ColumnType } from '../../pipeline/serving-writer.ts'
 import { openServingFiles, type DiskColumn } from './serving-files.ts'
 
-export interface MonthlyPart {
+export interface MonthlyPart<K extends string> {
   /** the month's first day (days since 1970-01-01) */
   firstDay: number
   /** the rows of `ids[k]` are `offsets[k] .. offsets[k + 1] - 1` */
   ids: BigUint64Array
   offsets: Int32Array
   day: DiskColumn<'u16'>
-  value: DiskColumn<'u32'>
+  values: Record<K, DiskColumn<ColumnType>>
 }
 
-export interface MonthlySeries {
+export interface MonthlySeries<K extends string> {
   /** newest month first */
-  parts: MonthlyPart[]
+  parts: MonthlyPart<K>[]
+  /** the value columns */
+  columns: K[]
   /** each account_idx's platform id */
   accountIds: BigUint64Array
-  /** 1 for the accounts whose series are answered (the others have none) */
-  answered: Uint8Array
+  /** 1 for the accounts whose series are answered (the others have none); null: every account's */
+  answered: Uint8Array | null
 }
 
-export function openMonthlySeries(
+export function openMonthlySeries<K extends string>(
   snapshotDir: string,
   table: string,
-  valueColumn: string,
-  accounts: { numericId: BigUint64Array; isMonitored: Uint8Array },
-): MonthlySeries {
+  columns: Record<K, ColumnType>,
+  accountIds: BigUint64Array,
+  answered: Uint8Array | null = null,
+): MonthlySeries<K> {
   const dir = path.join(snapshotDir, 'serving', table)
   const months = fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : []
   const parts = months.map((month) => {
     const files = openServingFiles(path.join(dir, month))
+    const values = {} as Record<K, DiskColumn<ColumnType>>
+    for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
     return {
       firstDay: Date.parse(`${month.slice('month='.length)}-01T00:00:00Z`) / 86_400_000,
       ids: files.array('platform_id', 'u64'),
       offsets: files.array('offsets', 'i32'),
       day: files.disk('day', 'u16'),
-      value: files.disk(valueColumn, 'u32'),
+      values,
     }
   })
-  return { parts, accountIds: accounts.numericId, answered: accounts.isMonitored }
+  return { parts, columns: Object.keys(columns) as K[], accountIds, answered }
 }
