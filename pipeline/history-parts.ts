@@ -140,18 +140,18 @@ function linkPart(from: string, to: string, table: HistoryTable, month: string):
 }
 
 /** Write one month of `table`: its Parquet file and its serving folder, after auditing its keys. */
-async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows: count }: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
-  const rows = `(SELECT * FROM ${table.name} WHERE month = ${sqlString(month)})`
-  const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${rows} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
+async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
+  const source = `(SELECT * FROM ${table.name} WHERE month = ${sqlString(month)})`
+  const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${source} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
   if (duplicates.length > 0) throw new Error(`audit history_unique_keys failed: ${table.name} month ${month} repeats ${JSON.stringify(duplicates)}`)
   const order = `ORDER BY platform_id, ${table.order}`
   const file = path.join(partPath(table.name, month), PART_FILE)
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
-  await conn.run(`COPY (SELECT ${columns} FROM ${rows} ${order}) TO ${sqlString(path.join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`)
+  await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`)
 
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
   try {
-    const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${rows} GROUP BY 1 ORDER BY 1`)
+    const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
     let total = 0
     out.appendBytes('offsets', 'i32', Int32Array.of(0))
     for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
@@ -159,11 +159,11 @@ async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTabl
       const counts = items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount) as Int32Array
       out.appendBytes('offsets', 'i32', counts.map((n) => (total += n)))
     }
-    await writeColumns(conn, out, rows, table.serving, order)
+    await writeColumns(conn, out, source, table.serving, order)
   } finally {
     out.close()
   }
   out.finish()
   const schema = Object.entries(table.columns).map(([name, type]) => ({ name, type }))
-  return { file, rows: count, sha256: await sha256File(path.join(dir, file)), schema }
+  return { file, rows, sha256: await sha256File(path.join(dir, file)), schema }
 }

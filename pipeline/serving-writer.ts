@@ -1,5 +1,5 @@
 /**
- * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 1, columns: { <name>:
+ * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 2, columns: { <name>:
  * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back. The
  * build writes them (pipeline/serving-columns.ts, pipeline/history-parts.ts); the server reads them with the same
  * arrays (server/snapshot/serving-files.ts).
@@ -9,6 +9,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api'
+
+/** The layout version of `serving/` (2: the history tables in monthly parts); the server reads this one only. */
+export const SERVING_FORMAT = 2
 
 /** The column types of `columns.json` and their arrays (the server reads them with these too). */
 export const SERVING_ARRAYS = {
@@ -69,7 +72,7 @@ export class ServingWriter {
   finish(reference?: unknown): void {
     this.close()
     if (reference !== undefined) fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
-    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: 1, columns: this.columns }, null, 2) + '\n')
+    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: SERVING_FORMAT, columns: this.columns }, null, 2) + '\n')
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * History tables written once per month (docs/snapshot.md, "History parts"): a night writes the months whose rows
  * changed and hard-links the others from the snapshot `current` points to; a late day in a past month writes that
- * month again; a part missing from `current` is written, not linked.
+ * month again; a part missing from `current` is written, not linked; the server refuses a snapshot of the layout
+ * before.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -10,6 +11,7 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { PART_FILE } from '../pipeline/history-parts.ts'
 import { baseRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { loadSnapshot } from '../server/snapshot/load.ts'
 import { snapshotQuery } from './_setup.ts'
 
 /** baseRaw's follower counts fall on these days: October 20th and November 1st to 22nd. */
@@ -74,6 +76,19 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
   assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
   assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
+})
+
+History('the server refuses a snapshot written before the history parts (serving format 1), saying to build', async () => {
+  const { second } = await nightsFrom('parts-format')
+  const old = tempDir('parts-format-old')
+  fs.cpSync(second.dir, old, { recursive: true })
+  const file = path.join(old, 'serving', 'columns.json')
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 1 }))
+  await loadSnapshot(old).then(
+    () => assert.unreachable('a format 1 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 1, this server reads format 2: build a snapshot with this version \(npm run build\)/),
+  )
+  assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 2)
 })
 
 History.run()

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { SERVING_ARRAYS as ARRAYS, type ColumnType } from '../../pipeline/serving-writer.ts'
+import { SERVING_ARRAYS as ARRAYS, SERVING_FORMAT, type ColumnType } from '../../pipeline/serving-writer.ts'
 
 export type ArrayOf<T extends ColumnType> = InstanceType<(typeof ARRAYS)[T]>
 
@@ -110,7 +110,9 @@ export interface ServingFiles {
 /** The serving folder `dir` (a snapshot's `serving/`, or a history part's folder in it). */
 export function openServingFiles(dir: string): ServingFiles {
   const { format, columns } = JSON.parse(fs.readFileSync(path.join(dir, 'columns.json'), 'utf8')) as ColumnsFile
-  if (format !== 1) throw new Error(`${dir}: serving columns of format ${format}, this server reads format 1`)
+  if (format !== SERVING_FORMAT) {
+    throw new Error(`${dir}: serving columns of format ${format}, this server reads format ${SERVING_FORMAT}: build a snapshot with this version (npm run build)`)
+  }
   const column = (name: string, type: ColumnType) => {
     const found = columns[name]
     if (!found || found.type !== type) throw new Error(`${dir}: no ${type} column ${name}`)
