@@ -140,8 +140,18 @@ function linkPart(from: string, to: string, table: HistoryTable, month: string):
 }
 
 /** Write one month of `table`: its Parquet file and its serving folder, after auditing its keys. */
-async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
-  const source = `(SELECT * FROM ${table.name} WHERE month = ${sqlString(month)})`
+async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, part: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
+  // the month's rows read once from the whole history, then by every step from this connection's temporary table
+  const source = 'history_part'
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${source} AS SELECT * FROM ${table.name} WHERE month = ${sqlString(part.month)}`)
+  try {
+    return await writeMonth(conn, dir, table, part, columns, source)
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${source}`)
+  }
+}
+
+async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string, source: string) {
   const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${source} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
   if (duplicates.length > 0) throw new Error(`audit history_unique_keys failed: ${table.name} month ${month} repeats ${JSON.stringify(duplicates)}`)
   const order = `ORDER BY platform_id, ${table.order}`
