@@ -1,6 +1,7 @@
 /**
  * History tables written once per month (docs/snapshot.md, "History parts"): a night writes the months whose rows
- * changed and hard-links the others from the snapshot `current` points to; a late day in a past month writes that
+ * changed and hard-links the others from the snapshot `current` points to, and its months equal a fold of the same
+ * days from scratch; a late day in a past month writes that
  * month again; a part missing from `current` is written, not linked; the server refuses a snapshot of the layout
  * before.
  */
@@ -56,6 +57,15 @@ History('a night links the months that did not change and writes the ones that d
     [String(id(4)), '2026-11-22', '1200'], [String(id(4)), '2026-11-20', '1150'], [String(id(4)), '2026-11-16', '1100'],
     [String(id(4)), '2026-11-01', '1000'], [String(id(5)), '2026-11-10', '800'], [String(id(5)), '2026-10-20', '700'],
   ])
+})
+
+History('nights across a month boundary give the same months, row for row, as a fold of the same days from scratch', async () => {
+  const { raw, second } = await nightsFrom('parts-rebuild')
+  const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('parts-rebuild-full'), date: '2026-11-22', rebuild: true })
+  for (const month of ['2026-10', '2026-11']) {
+    assert.equal(await readParquet(part(second.dir, month)), await readParquet(part(full.dir, month)), month)
+  }
+  assert.equal(second.manifest.parts.followers_count_history, full.manifest.parts.followers_count_history)
 })
 
 History('a day folder delivered late into a past month writes that month again', async () => {
