@@ -1,8 +1,11 @@
 -- One row per account and look-back (1, 7, 30 days): how its smart followers and its score moved since
 -- build_date - days. Smart followers then = currently smart followers whose run of follows was open on that day
--- (the latest scan of the follower on or before that day held the follow).
+-- (the latest scan of the follower on or before that day held the follow). A look-back day before the first scan
+-- the state holds is not covered: the smart followers then are unknown, and so is their change (NULL; on an
+-- install's first nights every follow would count as growth).
 create or replace table int_growth as
 with lookbacks as (select unnest([1, 7, 30]) as days),
+first_scan as (select min(valid_from) as day from int_runs),
 followers_then as (
   select l.days, r.target_id as platform_id, count(*) as smart_followers
   from int_runs r
@@ -17,7 +20,8 @@ followers_now as (
 )
 select
   h.platform_id, h.days,
-  coalesce(n.smart_followers, 0) - coalesce(t.smart_followers, 0) as smart_followers_diff,
+  if(getvariable('build_date') - h.days < (select day from first_scan), null,
+     coalesce(n.smart_followers, 0) - coalesce(t.smart_followers, 0)) as smart_followers_diff,
   round(s.platform_score - h.score_ago, 2) + 0 as platform_score_diff  -- + 0: a fall rounded to zero is 0, not −0
 from int_score_ago h
 join int_scores s on s.platform_id = h.platform_id
