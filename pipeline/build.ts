@@ -17,6 +17,7 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
+import { AuditError } from './audit-error.ts'
 import { settleAll } from './fan-out.ts'
 import { HISTORY_TABLES, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
@@ -36,6 +37,8 @@ import {
 import {
   acquireBuildLock, assertCurrentIsLink, currentDir, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
 } from './publish.ts'
+
+export { AuditError }
 
 export interface BuildOptions {
   /** the raw folder: day folders `YYYY-MM-DD/` (docs/raw-data.md), or the single-folder layout (imported as history) */
@@ -67,17 +70,6 @@ export interface BuildResult {
   manifest: Manifest
   /** what failed after the snapshot was published (marking the state, retention): logged, the snapshot is served */
   warnings: string[]
-}
-
-/** Raised when an audit returns rows: names the audit and carries a sample of the offending rows. */
-export class AuditError extends Error {
-  constructor(
-    readonly audit: string,
-    readonly sample: Record<string, unknown>[],
-  ) {
-    super(`audit ${audit} failed: ${JSON.stringify(sample)}`)
-    this.name = 'AuditError'
-  }
 }
 
 const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + HISTORY_TABLES.length + AUDITS.length

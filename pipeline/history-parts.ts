@@ -3,8 +3,9 @@
  * into one part per calendar month, `<table>/month=YYYY-MM/data.parquet` (Hive-partitioned, for analysts) and
  * `serving/<table>/month=YYYY-MM/` (for the server). A part whose rows are the same as in the snapshot `current`
  * points to (same fingerprint: the table's definition, the month, its row count and the sum of its rows' hashes) is
- * hard-linked from it instead of written again, so a night writes the months that changed (usually the current one),
- * not the whole history. Snapshots stay self-contained and immutable: a link is a second name of the same file, and
+ * hard-linked from it instead of written again, so a night writes the months that changed, not the whole history:
+ * the current month, and for the scores also the months of the 30-day rank window and the oldest month (its first
+ * scored date holds every account's score then, and moves every night). Snapshots stay self-contained and immutable: a link is a second name of the same file, and
  * pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`), then as `order` says; its serving folder holds the sorted
@@ -18,10 +19,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
+import { AuditError } from './audit-error.ts'
 import { queryRows, sqlString } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
-import { items, ServingWriter, writeColumns, type ColumnType } from './serving-writer.ts'
+import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, type ColumnType } from './serving-writer.ts'
 
 export interface HistoryTable {
   /** the model (pipeline/sql/history/<name>.sql: a table with a `month` column, 'YYYY-MM') and the folder's name */
@@ -38,15 +40,13 @@ export interface HistoryTable {
   view: string
 }
 
-const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
-
 export const HISTORY_TABLES: HistoryTable[] = [
   {
     name: 'followers_count_history',
     columns: { platform_id: 'UBIGINT', date: 'DATE', followers_count: 'BIGINT' },
     order: 'date DESC',
     unique: ['platform_id', 'date'],
-    serving: { day: ['u16', day('date')], followers_count: ['u32', 'followers_count::DOUBLE'] },
+    serving: { day: ['u16', sqlDay('date')], followers_count: ['u32', 'followers_count::DOUBLE'] },
     // the monitored accounts' series (what the API answers), by account_idx as the other files
     view: `select a.account_idx, h.platform_id, h.date, h.followers_count
       from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
@@ -58,7 +58,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
     order: 'date DESC',
     unique: ['platform_id', 'date'],
     serving: {
-      day: ['u16', day('date')],
+      day: ['u16', sqlDay('date')],
       platform_score: ['f64', 'platform_score::DOUBLE'],
       rank: ['i32', 'coalesce(rank, 0)::INTEGER'],
     },
@@ -67,6 +67,10 @@ export const HISTORY_TABLES: HistoryTable[] = [
       order by a.account_idx, h.date desc`,
   },
 ]
+
+/** The version of how a part is written (raise it when writeMonth changes what it writes: every part is written again). */
+const PARTS_VERSION = 1
+const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
 const partPath = (table: string, month: string) => path.join(table, `month=${month}`)
 export const PART_FILE = 'data.parquet'
@@ -83,7 +87,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
   const count = { rows: 0, written: 0, linked: 0 }
   for (const table of HISTORY_TABLES) {
     // a part is linked only when written by the same definition: a changed layout writes every part again
-    const definition = JSON.stringify([table.columns, table.order, table.serving])
+    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.order, table.serving])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const months = await queryRows(
       conn,
@@ -115,7 +119,8 @@ function readManifest(dir: string | null): Manifest | null {
   if (!dir) return null
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest
-  } catch {
+  } catch (error) {
+    log.warn('build.history_parts_unlinked', { current: dir, error: (error as Error).message, meaning: 'every month written' })
     return null
   }
 }
@@ -153,11 +158,11 @@ async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTabl
 
 async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string, source: string) {
   const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${source} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
-  if (duplicates.length > 0) throw new Error(`audit history_unique_keys failed: ${table.name} month ${month} repeats ${JSON.stringify(duplicates)}`)
+  if (duplicates.length > 0) throw new AuditError('history_unique_keys', duplicates.map((row) => ({ table: table.name, month, ...row })))
   const order = `ORDER BY platform_id, ${table.order}`
   const file = path.join(partPath(table.name, month), PART_FILE)
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
-  await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`)
+  await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (${PARQUET_OPTIONS})`)
 
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
   try {

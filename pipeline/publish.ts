@@ -85,7 +85,7 @@ function readCurrent(snapshotsDir: string): string | null {
 /** The folder `snapshots/current` points to, or null before the first snapshot. */
 export function currentDir(snapshotsDir: string): string | null {
   const name = readCurrent(snapshotsDir)
-  return name === null ? null : path.join(snapshotsDir, name)
+  return name === null ? null : path.resolve(snapshotsDir, name)
 }
 
 /** Another build holds the snapshots folder: this one did nothing (and records no outcome). */

@@ -18,7 +18,7 @@
 import path from 'node:path'
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { items, SERVING_ARRAYS, ServingWriter, writeColumns, type ColumnType } from './serving-writer.ts'
+import { items, SERVING_ARRAYS, ServingWriter, sqlDay, writeColumns, type ColumnType } from './serving-writer.ts'
 
 /**
  * The columns of score_explanations.parquet the server reads, in the order of `score_explanations.components`: one
@@ -151,7 +151,6 @@ export async function writeServingColumns(conn: DuckDBConnection, dir: string): 
 
 async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<void> {
   const owners = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM accounts`)).getRows()[0][0] as number
-  const day = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
 
   await writeColumns(conn, out, 'accounts', {
     'accounts.numeric_id': ['u64', 'platform_id::UBIGINT'],
@@ -184,7 +183,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
        SELECT key, account_idx, row_number() OVER (PARTITION BY key ORDER BY kind DESC, preference DESC, tiebreak) AS choice
        FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM accounts
              UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM accounts WHERE slug <> ''
-             UNION ALL SELECT lower(username), account_idx, 1, ${day('changed_at')}, -account_idx FROM previous_usernames)
+             UNION ALL SELECT lower(username), account_idx, 1, ${sqlDay('changed_at')}, -account_idx FROM previous_usernames)
        WHERE key <> '')
      WHERE choice = 1)`
   await writeText(conn, out, 'handles.key', handles, 'key', 'dense', false)
@@ -223,11 +222,11 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
       },
     ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
-    ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', day('event_date')] }],
+    ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', sqlDay('event_date')] }],
     [
       'friendship_following',
       'source_idx',
-      { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', day('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
+      { followed_idx: ['i32', 'followed_idx::INTEGER'], following: ['u8', "(action = 'Following')::INTEGER"], day: ['i32', sqlDay('event_date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
     ],
     [
       'score_contributors',
@@ -271,7 +270,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   }
 
   // the scored dates score_history's sparse rows are read over, newest first
-  await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', day('date')] }, 'ORDER BY date DESC')
+  await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', sqlDay('date')] }, 'ORDER BY date DESC')
 
   await writeExplanationComponents(conn, out, 'score_explanations')
 

@@ -13,6 +13,9 @@ import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api'
 /** The layout version of `serving/` (2: the history tables in monthly parts); the server reads this one only. */
 export const SERVING_FORMAT = 2
 
+/** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
+export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
+
 /** The column types of `columns.json` and their arrays (the server reads them with these too). */
 export const SERVING_ARRAYS = {
   u8: Uint8Array,
@@ -52,7 +55,8 @@ export class ServingWriter {
     if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
     const file = path.join(this.dir, `${name}.bin`)
     let fd = this.files.get(name)
-    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'a')))
+    // a new file each: never appended to one already there (a published snapshot's month may share it through a link)
+    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'wx')))
     const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
     try {
       // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written

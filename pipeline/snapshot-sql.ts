@@ -18,7 +18,7 @@ export interface QueryResult {
 
 /**
  * Views over the files' views, created with them. `score_history_daily`: every account's score on every scored date
- * with a score > 0 (score_history.parquet holds a row per change; an account's score on a scored date of
+ * with a score > 0 (score_history holds a row per change; an account's score on a scored date of
  * score_dates.parquet is its last row on or before it). Columns and sort as score_history.
  */
 export const DERIVED_VIEWS: Record<string, string> = {

@@ -20,6 +20,7 @@ const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-2
 
 const part = (dir: string, month: string) => path.join(dir, 'followers_count_history', `month=${month}`, PART_FILE)
 const servingPart = (dir: string, month: string) => path.join(dir, 'serving', 'followers_count_history', `month=${month}`, 'day.bin')
+const scores = (dir: string, month: string) => path.join(dir, 'score_history', `month=${month}`, PART_FILE)
 const inode = (file: string) => fs.statSync(file).ino
 
 async function nightsFrom(name: string) {
@@ -44,7 +45,8 @@ History('a night links the months that did not change and writes the ones that d
   assert.is.not(inode(servingPart(second.dir, '2026-11')), inode(servingPart(first.dir, '2026-11')))
   // the linked part is listed in the manifest like a written one
   const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/month=2026-10/data.parquet')
-  assert.equal(listed, first.manifest.files.find((f) => f.file === listed?.file))
+  assert.ok(listed, 'the linked month is in the manifest')
+  assert.equal(listed, first.manifest.files.find((f) => f.file === listed.file))
   assert.equal(await readParquet(part(second.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', month: '2026-10' }])
 
   // every monitored account's series, as the view over the parts gives it
@@ -86,6 +88,8 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
   assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
   assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
+  // a rerun scores the same: its month of scores is linked too
+  assert.is(inode(scores(rerun.dir, '2026-11')), inode(scores(second.dir, '2026-11')))
 })
 
 History('the server refuses a snapshot written before the history parts (serving format 1), saying to build', async () => {

@@ -304,7 +304,9 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
         await writeHistoryParts(db.conn, tempDir('audit-parts'), null)
         assert.unreachable(`a repeated key in ${table} must fail the build`)
       } catch (error) {
-        assert.match((error as Error).message, new RegExp(`audit history_unique_keys failed: ${table} month 2026-1\\d repeats`))
+        if (!(error instanceof AuditError)) throw error
+        assert.is(error.audit, 'history_unique_keys')
+        assert.match(String(error.sample[0].table) + ' ' + String(error.sample[0].month), new RegExp(`^${table} 2026-1\\d$`))
       }
       await db.conn.run('rollback')
     }

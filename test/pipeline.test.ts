@@ -338,7 +338,7 @@ Extra('score_changes :: the 20 largest moves of a window; score_explanations cou
   assert.equal(explained, { arrived_7d: 27, left_7d: 0 })
 })
 
-Extra('trending :: smart-follower growth against the follow state days ago (none before the first scan), no score metric without history', async () => {
+Extra('trending :: smart-follower growth against the follow state days ago (a first scan\'s follows are no growth), no score metric without history', async () => {
   const growth = (await rows('trending')).map((r) => [r.days, r.metric, r.rank, r.platform_id, r.growth, Number(r.smart_followers_diff), r.platform_score_diff])
   const expand = (days: number, items: [number, number][]) =>
     items.map(([k, g], i) => [days, 'smart_followers', i + 1, id(k), g, g, 0])
@@ -347,7 +347,9 @@ Extra('trending :: smart-follower growth against the follow state days ago (none
     ...expand(1, [[5, 1], [7, 1]]),
     // 11-15: 5 had just unfollowed 6; 1 → 7, 1 → 13, 2 → 12 came later; 5 lost 1 and gained 3
     ...expand(7, [[7, 2], [6, 1], [12, 1], [13, 1]]),
-    // 10-23 precedes the first scan (11-10): the growth since then is unknown, nothing is listed
+    // 10-23, before any scan: the follows of each follower's first scan count as held then, so only the follows
+    // made since are growth (1 → 7, 6 → 7, 2 → 12, 1 → 13); 5 lost 1 and gained 3; 5 → 6 was unfollowed and followed again
+    ...expand(30, [[7, 2], [12, 1], [13, 1]]),
   ])
 })
 

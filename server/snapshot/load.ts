@@ -165,8 +165,8 @@ export async function loadSnapshot(dir: string) {
     },
     mentions: mentions('mentions'),
     /**
-     * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score
-     * or rank changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
+     * score_history by account, newest day first: a row per scored date on which the account's score or rank
+     * changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
      */
     scoreHistory: {
       /** score_history's monthly parts, newest first: rank 0 when the stored rank is NULL */

@@ -3,7 +3,7 @@
  * docs/snapshot.md): per part, the account ids it holds (ascending) and their row offsets in memory, the days and
  * values on disk, an account's rows newest day first.
  *
- * @example const history = openMonthlySeries(dir, 'score_history', { score: 'f64', rank: 'i32' }, accounts)
+ * @example const history = openMonthlySeries(dir, 'score_history', { platform_score: 'f64', rank: 'i32' }, accounts.numericId)
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -41,7 +41,7 @@ export function openMonthlySeries<K extends string>(
   const dir = path.join(snapshotDir, 'serving', table)
   const months = fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : []
   const parts = months.map((month) => {
-    const files = openServingFiles(path.join(dir, month))
+    const files = openServingFiles(path.join(dir, month), 'month')
     const values = {} as Record<K, DiskColumn<ColumnType>>
     for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
     return {

@@ -107,8 +107,8 @@ export interface ServingFiles {
   reference: Record<string, Record<string, unknown>[]>
 }
 
-/** The serving folder `dir` (a snapshot's `serving/`, or a history part's folder in it). */
-export function openServingFiles(dir: string): ServingFiles {
+/** The serving folder `dir`: a snapshot's `serving/` (with its `reference.json`), or a history month's folder in it. */
+export function openServingFiles(dir: string, kind: 'snapshot' | 'month' = 'snapshot'): ServingFiles {
   const { format, columns } = JSON.parse(fs.readFileSync(path.join(dir, 'columns.json'), 'utf8')) as ColumnsFile
   if (format !== SERVING_FORMAT) {
     throw new Error(`${dir}: serving columns of format ${format}, this server reads format ${SERVING_FORMAT}: build a snapshot with this version (npm run build)`)
@@ -138,7 +138,6 @@ export function openServingFiles(dir: string): ServingFiles {
     const bytes = where === 'memory' ? Buffer.from(array(`${name}.utf8`, 'u8').buffer) : disk(`${name}.utf8`, 'u8')
     return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
   }
-  const referenceFile = path.join(dir, 'reference.json')
-  const reference = fs.existsSync(referenceFile) ? JSON.parse(fs.readFileSync(referenceFile, 'utf8')) : {}
+  const reference = kind === 'snapshot' ? JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8')) : {}
   return { array, disk, texts, reference }
 }

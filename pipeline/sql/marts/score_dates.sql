@@ -1,6 +1,6 @@
 -- score_dates.parquet — grain: one row per scored date within the 365 days up to the build date (the build date and
--- the earlier dates the state scored; a date not listed has no known scores). The dates score_history.parquet's
--- sparse rows are read over.
+-- the earlier dates the state scored; a date not listed has no known scores). The dates score_history's sparse
+-- rows are read over.
 -- columns: date
 -- sort: date desc
 create or replace table score_dates as
