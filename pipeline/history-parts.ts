@@ -3,9 +3,10 @@
  * into one part per calendar month, `<table>/month=YYYY-MM/data.parquet` (Hive-partitioned, for analysts) and
  * `serving/<table>/month=YYYY-MM/` (for the server). A part whose rows are the same as in the snapshot `current`
  * points to (same fingerprint: the table's definition, the month, its row count and the sum of its rows' hashes) is
- * hard-linked from it instead of written again, so a night writes the months that changed, not the whole history:
- * the current month, and for the scores also the months of the 30-day rank window and the oldest month (its first
- * scored date holds every account's score then, and moves every night). Snapshots stay self-contained and immutable: a link is a second name of the same file, and
+ * hard-linked from it instead of written again, so a night writes the months that changed (usually the current one),
+ * not the whole history. (The score history is a mart, written whole: its oldest month and the months of its 30-day
+ * rank window change every night, and the months between are small, so parts would save little and cost the API a
+ * read per month.) Snapshots stay self-contained and immutable: a link is a second name of the same file, and
  * pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`), then as `order` says; its serving folder holds the sorted
@@ -50,20 +51,6 @@ export const HISTORY_TABLES: HistoryTable[] = [
     // the monitored accounts' series (what the API answers), by account_idx as the other files
     view: `select a.account_idx, h.platform_id, h.date, h.followers_count
       from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
-      order by a.account_idx, h.date desc`,
-  },
-  {
-    name: 'score_history',
-    columns: { platform_id: 'UBIGINT', date: 'DATE', platform_score: 'DOUBLE', rank: 'INTEGER' },
-    order: 'date DESC',
-    unique: ['platform_id', 'date'],
-    serving: {
-      day: ['u16', sqlDay('date')],
-      platform_score: ['f64', 'platform_score::DOUBLE'],
-      rank: ['i32', 'coalesce(rank, 0)::INTEGER'],
-    },
-    view: `select a.account_idx, h.platform_id, h.date, h.platform_score, h.rank
-      from parts h join accounts a on a.platform_id = h.platform_id
       order by a.account_idx, h.date desc`,
   },
 ]

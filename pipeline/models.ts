@@ -45,7 +45,7 @@ export const MARTS = [
   'smart_followers', 'categorized_followers_count', 'followers_diff',
   'friendship_followed', 'friendship_following', 'smart_follows', 'tweets', 'mentions',
   // the operations of docs/extra-operations.md
-  'score_dates', 'trending', 'top_researched', 'smart_mentions',
+  'score_dates', 'score_history', 'trending', 'top_researched', 'smart_mentions',
   // the score's explanations (docs/score.md)
   'score_explanations', 'score_contributors', 'score_changes',
 ]

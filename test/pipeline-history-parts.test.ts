@@ -20,7 +20,6 @@ const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-2
 
 const part = (dir: string, month: string) => path.join(dir, 'followers_count_history', `month=${month}`, PART_FILE)
 const servingPart = (dir: string, month: string) => path.join(dir, 'serving', 'followers_count_history', `month=${month}`, 'day.bin')
-const scores = (dir: string, month: string) => path.join(dir, 'score_history', `month=${month}`, PART_FILE)
 const inode = (file: string) => fs.statSync(file).ino
 
 async function nightsFrom(name: string) {
@@ -88,8 +87,6 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
   assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
   assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
-  // a rerun scores the same: its month of scores is linked too
-  assert.is(inode(scores(rerun.dir, '2026-11')), inode(scores(second.dir, '2026-11')))
 })
 
 History('the server refuses a snapshot written before the history parts (serving format 1), saying to build', async () => {

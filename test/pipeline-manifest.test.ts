@@ -38,7 +38,7 @@ const SCHEMAS: Record<string, string> = {
   'tweets.parquet': 'tweet_idx INTEGER, tweet_id UBIGINT, author_id UBIGINT, author_idx INTEGER, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
   'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
   'score_dates.parquet': 'date DATE',
-  'score_history/month=*/data.parquet': 'platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
+  'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
   'smart_mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
@@ -86,6 +86,7 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['accounts', 'platform_score', 'platform_score'],
     ['smart_followers', 'follower_idx', 'follower_idx'],
     ['smart_followers', 'subscribed_at_ms', 'epoch_ms(subscribed_at)'],
+    ['score_history', 'platform_score', 'platform_score'],
     ['friendship_following', 'platform_score', 'platform_score'],
     ['score_contributors', 'points', 'points'],
     ['categorized_followers_count', 'cnt', 'cnt'],
@@ -100,7 +101,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
   // a history table's monthly parts: each account's rows from offsets[k] on, as in the part's Parquet file
   const histories: [string, string, string, string[]][] = [
     ['followers_count_history', 'followers_count', 'followers_count', ['month=2026-10', 'month=2026-11']],
-    ['score_history', 'platform_score', 'platform_score', ['month=2026-11']],
   ]
   for (const [table, name, value, months] of histories) {
     assert.equal(fs.readdirSync(path.join(dir, table)), months, table)
@@ -110,7 +110,7 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
         const bytes = fs.readFileSync(path.join(folder, `${column}.bin`))
         return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
       }
-      const [ids, offsets, values] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read(name, name === 'platform_score' ? Float64Array : Uint32Array)]
+      const [ids, offsets, values] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read(name, Uint32Array)]
       const rows = await readParquet(path.join(dir, table, part, 'data.parquet'), `select platform_id, (${value}) as v from t`)
       assert.ok(rows.length > 0, part)
       assert.equal(values, rows.map((r) => String(r.v)), `${table} ${part}`)

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
-import { BUILD_DATE, baseRaw, daysBetween, readHistory, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, daysBetween, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { buildKilledAt } from './_killed-build.ts'
 
 const rawDir = writeRaw(tempDir('publish-raw'), baseRaw())
@@ -127,8 +127,9 @@ History('history :: the state and score_history keep a row only when a score or 
   assert.is(repeated, '0')
   assert.ok(Number(rows) < Number(dense), `${rows} rows, ${dense} account-dates`)
   const dates = await scoredDates(snapshots)
+  const file = path.join(dir, 'score_history.parquet')
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
-  const [mart] = await readHistory(dir, 'score_history', `
+  const [mart] = await readParquet(file, `
     with h as (
       select *, lag(platform_score) over w as s0, lag(rank) over w as r0, lag(date) over w as d0
       from t window w as (partition by platform_id order by date))
@@ -138,13 +139,13 @@ History('history :: the state and score_history keep a row only when a score or 
     from h`)
   assert.equal([mart.repeated, mart.unscored], ['0', '0'])
   assert.ok(Number(mart.rows) < Number(dense), `${mart.rows} rows, ${dense} account-dates`)
-  await assertScoresAsOf(dir, snapshots, dates)
+  await assertScoresAsOf(file, snapshots, dates)
 })
 
-/** Each scored date's scores read from the sparse history (its last row on or before the date) equal the state's. */
-async function assertScoresAsOf(dir: string, snapshots: string, dates: string[]) {
+/** Each scored date's scores read from the sparse file (its last row on or before the date) equal the state's. */
+async function assertScoresAsOf(file: string, snapshots: string, dates: string[]) {
   for (const date of dates) {
-    const scores = await readHistory(dir, 'score_history', `
+    const scores = await readParquet(file, `
       select platform_id, platform_score, rank from (
         select * from t where date <= DATE '${date}'
         qualify row_number() over (partition by platform_id order by date desc) = 1)
@@ -165,8 +166,9 @@ History('history :: score_history covers the 365 days up to the build date, its 
   const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-23')
   assert.equal(dates, ['2025-11-23', '2026-11-20', '2026-11-21', '2026-11-22'])
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
-  assert.equal(await readHistory(dir, 'score_history', `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
-  await assertScoresAsOf(dir, snapshots, dates)
+  const file = path.join(dir, 'score_history.parquet')
+  assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
+  await assertScoresAsOf(file, snapshots, dates)
 })
 
 History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', async () => {
@@ -201,7 +203,7 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
     return readParquet(path.join(dir, 'accounts.parquet'), 'select platform_id, platform_score, rank from t where platform_score > 0 order by platform_id')
   }
   const served = (dir: string, date: string) =>
-    readHistory(dir, 'score_history', `select platform_id, platform_score, rank from (
+    readParquet(path.join(dir, 'score_history.parquet'), `select platform_id, platform_score, rank from (
         select * from t where date <= DATE '${date}' qualify row_number() over (partition by platform_id order by date desc) = 1)
       where platform_score > 0 order by platform_id`)
   const unranked = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, rank: null }))
@@ -237,7 +239,7 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
       count(*) filter (where score_date < DATE '2026-11-18' and before = platform_score) as repeated from h`)
   assert.equal([ranked, repeated], ['0', '0'])
   // a rerun of the night, and of the night before, give the same rows
-  const history = (dir: string) => readHistory(dir, 'score_history')
+  const history = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
   const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' })
   assert.equal(await history(again.dir), await history(next.dir))
   const earlier = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15' })
@@ -256,7 +258,7 @@ History('history :: a build killed after its commit keeps the ranks of the windo
   const [{ ranked }] = await queryState(snapshots, `select count(*) as ranked from st.score_history where score_date = DATE '2026-11-21' and rank is not null`)
   assert.ok(Number(ranked) > 0, 'the ranks of 11-21 are still in the state')
   const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20' })
-  const rows = (dir: string) => readHistory(dir, 'score_history')
+  const rows = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
   assert.equal(await rows(again.dir), await rows(served.dir))
 })
 

@@ -20,11 +20,12 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const { day, value } = followerCounts(snapshot.followersCountHistory, idx, utcDay(now), readPeriodDays(query))
+    const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'followers_count_history')
     const { start, end } = pageRange(request, day.length)
+    const value = counts(start, end)
     const rows = []
-    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: value[i] })
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), followers_count: value[i - start] })
     return pagedBody(request, day.length, 'followers_count', rows)
   },
 })

@@ -1,47 +1,52 @@
 /**
- * Daily series stored in monthly parts, newest day first per account: the `period` window of the history operations
- * and the trailing `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts
- * are stored one row per scanned day; scores one row per change, read over the scored dates.
+ * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
+ * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
+ * row per scanned day, in monthly parts; scores one row per change, read over the scored dates.
  *
- * @example const { day, value } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
+ * @example const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { MonthlySeries } from '../snapshot/monthly-series.ts'
+import type { DiskColumn } from '../snapshot/serving-files.ts'
 import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 
-/** Scores stored sparse: an account's rows on the scored dates where its score or rank (0 for NULL) changed. */
+/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
 export interface ScoreSeries {
-  changes: MonthlySeries<'platform_score' | 'rank'>
+  offsets: Int32Array
+  day: DiskColumn<'u16'>
+  platformScore: DiskColumn<'f64'>
+  /** 0 for NULL */
+  rank: DiskColumn<'i32'>
   /** the scored dates, newest first */
   dates: Uint16Array
 }
 
 /**
- * Account `idx`'s rows, newest day first, from the newest month down to `oldest`: the rows dated `oldest` or later
- * (any later than today too) and, with `anchor`, the newest row before them (the value in force on `oldest`). None
- * for an account whose series is not answered.
+ * Account `idx`'s rows dated `oldest` or later (any later than today too), newest day first across the months: their
+ * days, and `read(from, to)`, the values of rows from..to-1 (only those are read from disk). None for an account whose
+ * series is not answered.
  */
-function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number, anchor: boolean) {
-  const out = { day: [] as number[], values: Object.fromEntries(series.columns.map((c) => [c, [] as number[]])) as Record<K, number[]> }
-  if (series.answered && !series.answered[idx]) return out
-  for (const part of series.parts) {
+function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number) {
+  const day: number[] = []
+  const segments: { part: MonthlySeries<K>['parts'][number]; start: number; first: number }[] = []
+  for (const part of series.answered && !series.answered[idx] ? [] : series.parts) {
     const k = findId(part.ids, series.accountIds[idx])
     if (k !== undefined) {
-      const start = part.offsets[k]
-      const day = part.day.read(start, part.offsets[k + 1])
-      let n = rowsSince(day, oldest)
-      const anchored = anchor && n < day.length
-      if (anchored) n++
-      out.day.push(...day.subarray(0, n))
-      for (const c of series.columns) out.values[c].push(...Array.from(part.values[c].read(start, start + n), Number))
-      if (anchored) break
+      const rows = part.day.read(part.offsets[k], part.offsets[k + 1])
+      segments.push({ part, start: part.offsets[k], first: day.length })
+      day.push(...rows.subarray(0, rowsSince(rows, oldest)))
     }
     // older parts hold older days only
-    if (!anchor && part.firstDay <= oldest) break
+    if (part.firstDay <= oldest) break
   }
-  return out
+  const read = (column: K, from: number, to: number) =>
+    segments.flatMap(({ part, start, first }, i) => {
+      const [lo, hi] = [Math.max(from, first), Math.min(to, segments[i + 1]?.first ?? day.length)]
+      return lo < hi ? Array.from(part.values[column].read(start + lo - first, start + hi - first), Number) : []
+    })
+  return { day, read }
 }
 
 /**
@@ -50,8 +55,9 @@ function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, ol
  * or a score of 0, are skipped.
  */
 export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
+  const [start, end] = [history.offsets[idx], history.offsets[idx + 1]]
   // an account's change rows (newest first): a scored date's score is the newest row on or before it
-  const { day: changed, values } = accountRows(history.changes, idx, today - days + 1, true)
+  const [changed, scores, ranks] = [history.day.read(start, end), history.platformScore.read(start, end), history.rank.read(start, end)]
   const out = { day: [] as number[], platformScore: [] as number[], rank: [] as number[] }
   let row = 0
   for (const date of history.dates) {
@@ -59,20 +65,23 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
     if (date <= today - days) break
     while (row < changed.length && changed[row] > date) row++
     if (row === changed.length) break
-    if (values.platform_score[row] > 0) {
+    if (scores[row] > 0) {
       out.day.push(date)
-      out.platformScore.push(values.platform_score[row])
-      out.rank.push(values.rank[row])
+      out.platformScore.push(scores[row])
+      out.rank.push(ranks[row])
     }
   }
   return out
 }
 
-/** The follower counts of account `idx` dated today or the previous `days - 1` days (any day after today skipped), newest first. */
+/**
+ * The days of account `idx`'s follower counts dated today or the previous `days - 1` days (any day after today
+ * skipped), newest first, and `counts(from, to)`: the counts of days from..to-1.
+ */
 export function followerCounts(series: MonthlySeries<'followers_count'>, idx: number, today: number, days: number) {
-  const { day, values } = accountRows(series, idx, today - days + 1, false)
+  const { day, read } = accountRows(series, idx, today - days + 1)
   const skip = rowsSince(day, today + 1)
-  return { day: day.slice(skip), value: values.followers_count.slice(skip) }
+  return { day: day.slice(skip), counts: (from: number, to: number) => read('followers_count', skip + from, skip + to) }
 }
 
 /** How many leading days (newest first) are `oldest` or later. */
@@ -89,8 +98,8 @@ function rowsSince(day: ArrayLike<number>, oldest: number): number {
  */
 export function diffBody(series: MonthlySeries<'followers_count'>, idx: number, now: Date) {
   const today = utcDay(now)
-  const { day, value } = followerCounts(series, idx, today, 30)
-  return windowsBody(day, value, today, 0)
+  const { day, counts } = followerCounts(series, idx, today, 30)
+  return windowsBody(day, counts(0, day.length), today, 0)
 }
 
 /** diffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */

@@ -165,12 +165,15 @@ export async function loadSnapshot(dir: string) {
     },
     mentions: mentions('mentions'),
     /**
-     * score_history by account, newest day first: a row per scored date on which the account's score or rank
-     * changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
+     * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score
+     * or rank changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
      */
     scoreHistory: {
-      /** score_history's monthly parts, newest first: rank 0 when the stored rank is NULL */
-      changes: openMonthlySeries(realDir, 'score_history', { platform_score: 'f64', rank: 'i32' }, accounts.numericId),
+      offsets: offsets('score_history'),
+      day: disk('score_history.day', 'u16'),
+      platformScore: disk('score_history.platform_score', 'f64'),
+      /** 0 when the stored rank is NULL */
+      rank: disk('score_history.rank', 'i32'),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
     },

@@ -3,7 +3,7 @@
  * docs/snapshot.md): per part, the account ids it holds (ascending) and their row offsets in memory, the days and
  * values on disk, an account's rows newest day first.
  *
- * @example const history = openMonthlySeries(dir, 'score_history', { platform_score: 'f64', rank: 'i32' }, accounts.numericId)
+ * @example const history = openMonthlySeries(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -1,4 +1,4 @@
--- score_history/month=YYYY-MM/data.parquet — grain: one row per (account, scored date on which its score or rank changed) within the
+-- score_history.parquet — grain: one row per (account, scored date on which its score or rank changed) within the
 -- 365 days up to the build date; the scored dates are score_dates.parquet. An account's score on a scored date is
 -- its last row on or before that date (none: no score); a row with platform_score 0 (rank NULL) ends a score. The
 -- window's first scored date holds every account's score as of that date. Ranks are shown for the last
@@ -7,8 +7,8 @@
 -- rows, one per account and date) and this build's scores. Only the rows from the first date this build scored
 -- (`fresh`: this build's date, or the first backfilled one) are compared with the row before them, so a night reads
 -- the state's year of changes once, without sorting it per account.
--- columns: platform_id, date, platform_score, rank (NULL when platform_score is 0) (+ month, the part);
--- the accounts of this snapshot. sort within a part: platform_id, date desc
+-- columns: account_idx, platform_id, date, platform_score, rank (NULL when platform_score is 0)
+-- sort: account_idx, date desc
 create or replace table score_history as
 with bounds as (
   select (select min(date) from score_dates) as first,
@@ -79,6 +79,7 @@ windowed as (
   from changes, window_start
   where score_date >= rank_from
 )
-select c.platform_id, c.score_date as date, c.platform_score, c.rank, strftime(c.score_date, '%Y-%m') as month
+select a.account_idx, c.platform_id, c.score_date as date, c.platform_score, c.rank
 from windowed c
-semi join int_accounts a on a.platform_id = c.platform_id;
+join int_accounts a on a.platform_id = c.platform_id
+order by a.account_idx, date desc;
