@@ -29,18 +29,21 @@ export interface ScoreSeries {
  * series is not answered.
  */
 function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number) {
-  const day: number[] = []
-  const segments: { part: MonthlySeries<K>['parts'][number]; start: number; first: number }[] = []
+  const segments: { part: MonthlySeries<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
+  let length = 0
   for (const part of series.answered && !series.answered[idx] ? [] : series.parts) {
     const k = findId(part.ids, series.accountIds[idx])
     if (k !== undefined) {
-      const rows = part.day.read(part.offsets[k], part.offsets[k + 1])
-      segments.push({ part, start: part.offsets[k], first: day.length })
-      day.push(...rows.subarray(0, rowsSince(rows, oldest)))
+      const rows = part.day.subarray(part.offsets[k], part.offsets[k + 1])
+      const days = rows.subarray(0, rowsSince(rows, oldest))
+      segments.push({ part, start: part.offsets[k], first: length, days })
+      length += days.length
     }
     // older parts hold older days only
     if (part.firstDay <= oldest) break
   }
+  const day = new Uint16Array(length)
+  for (const { first, days } of segments) day.set(days, first)
   const read = (column: K, from: number, to: number) =>
     segments.flatMap(({ part, start, first }, i) => {
       const [lo, hi] = [Math.max(from, first), Math.min(to, segments[i + 1]?.first ?? day.length)]

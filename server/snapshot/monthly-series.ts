@@ -1,7 +1,8 @@
 /**
  * A daily series stored as monthly parts (`serving/<table>/month=YYYY-MM/`, written by pipeline/history-parts.ts; see
- * docs/snapshot.md): per part, the account ids it holds (ascending) and their row offsets in memory, the days and
- * values on disk, an account's rows newest day first.
+ * docs/snapshot.md): per part, the account ids it holds (ascending), their row offsets and the rows' days in memory
+ * (2 bytes a row: a period is found without a read per month), the values on disk, an account's rows newest day
+ * first.
  *
  * @example const history = openMonthlySeries(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */
@@ -16,7 +17,7 @@ export interface MonthlyPart<K extends string> {
   /** the rows of `ids[k]` are `offsets[k] .. offsets[k + 1] - 1` */
   ids: BigUint64Array
   offsets: Int32Array
-  day: DiskColumn<'u16'>
+  day: Uint16Array
   values: Record<K, DiskColumn<ColumnType>>
 }
 
@@ -48,7 +49,7 @@ export function openMonthlySeries<K extends string>(
       firstDay: Date.parse(`${month.slice('month='.length)}-01T00:00:00Z`) / 86_400_000,
       ids: files.array('platform_id', 'u64'),
       offsets: files.array('offsets', 'i32'),
-      day: files.disk('day', 'u16'),
+      day: files.array('day', 'u16'),
       values,
     }
   })
