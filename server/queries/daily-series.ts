@@ -31,7 +31,7 @@ export interface ScoreSeries {
 function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number) {
   const segments: { part: MonthlySeries<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
   let length = 0
-  for (const part of series.answered && !series.answered[idx] ? [] : series.parts) {
+  for (const part of series.answered[idx] ? series.parts : []) {
     const k = findId(part.ids, series.accountIds[idx])
     if (k !== undefined) {
       const rows = part.day.subarray(part.offsets[k], part.offsets[k + 1])

@@ -24,12 +24,10 @@ export interface MonthlyPart<K extends string> {
 export interface MonthlySeries<K extends string> {
   /** newest month first */
   parts: MonthlyPart<K>[]
-  /** the value columns */
-  columns: K[]
   /** each account_idx's platform id */
   accountIds: BigUint64Array
-  /** 1 for the accounts whose series are answered (the others have none); null: every account's */
-  answered: Uint8Array | null
+  /** 1 for the accounts whose series are answered (the others have none) */
+  answered: Uint8Array
 }
 
 export function openMonthlySeries<K extends string>(
@@ -37,7 +35,7 @@ export function openMonthlySeries<K extends string>(
   table: string,
   columns: Record<K, ColumnType>,
   accountIds: BigUint64Array,
-  answered: Uint8Array | null = null,
+  answered: Uint8Array,
 ): MonthlySeries<K> {
   const dir = path.join(snapshotDir, 'serving', table)
   const months = fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : []
@@ -53,5 +51,5 @@ export function openMonthlySeries<K extends string>(
       values,
     }
   })
-  return { parts, columns: Object.keys(columns) as K[], accountIds, answered }
+  return { parts, accountIds, answered }
 }
