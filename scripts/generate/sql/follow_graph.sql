@@ -6,8 +6,9 @@
 -- source of quality q draws 70% + 30%·q of its follows by quality). A follow by quality draws the rank in the quality
 -- order half the time from the same Zipf law as popularity (the best accounts gather the most follows) and half the
 -- time with probability ∝ exp(-quality_pull · quantile) (quality matters across the whole range). The structure
--- edges below override random ones. A source changes its list only on its "session" days, which are always scan
--- days, so every change is seen on the day it happens.
+-- edges below override random ones. A source changes its list only on its "session" days, which are scan days once
+-- the source is scanned, so every change is seen on the day it happens; a source that joined the monitored set later
+-- (its first scan, its baseline, on that day) shows the changes before it as the state of its first scan.
 
 create table trend_target as
 select r, (row_number() over (order by rnd(r, 0, 50), r) - 1)::INTEGER as idx
@@ -165,7 +166,9 @@ select r, account_id, role,
   -- (from a random phase); session days are scan days whatever the cadence
   list_filter(range(1, getvariable('scan_window') + 1),
     d -> rnd(r, 0, 59) < 0.75 or (d + rnd_int(r, 0, 60, 5)) % (2 + rnd_int(r, 0, 64, 4)) = 0)::INTEGER[]
-    as extra_days
+    as extra_days,
+  -- an account that joined the monitored set later is first scanned on the day it joined (its baseline)
+  (getvariable('scan_window') - coalesce(joined_days_ago(r, role), getvariable('scan_window')))::INTEGER as first_scan
 from entity
 where is_monitored;
 
@@ -204,7 +207,7 @@ drawn as (
   select r, list_sort(list_distinct(list(x))) as xs from picked where x <> r group by r
 ),
 random_edge as (
-  select s.r, s.sessions, s.extra_days,
+  select s.r, s.sessions, s.extra_days, s.first_scan,
     list_transform(coalesce(d.xs, []),
       x -> {'r': x, 'fate': edge_fate(rnd(s.r, x, 61), len(s.sessions)),
             'day': s.sessions[1 + rnd_int(s.r, x, 62, len(s.sessions))]}) as drawn
@@ -230,6 +233,7 @@ select e.r, id_of(e.r) as account_id,
                                 when 'refollow' then e.sessions[1] else 32767 end,
             'reborn': case x.fate when 'refollow' then e.sessions[-1] else 32767 end}),
     coalesce(st.edges, [])) as edges,
-  list_sort(list_distinct(list_concat([0], e.sessions, e.extra_days, coalesce(st.days, [])))) as scan_days
+  list_filter(list_sort(list_distinct(list_concat([e.first_scan], e.sessions, e.extra_days, coalesce(st.days, [])))),
+    d -> d >= e.first_scan) as scan_days
 from random_edge e
 left join structure st using (r);

@@ -79,6 +79,12 @@ create or replace macro base62(a, b, salt, n) as
 -- calendar day of follow-scan day number d (0 = the baseline scan, scan_window = the end date)
 create or replace macro scan_day(d) as (getvariable('end_date') - getvariable('scan_window') + d::INTEGER)::DATE;
 
+-- days before the end date on which an ordinary monitored account joined the monitored set (15% of them, uniformly
+-- over the generated days): the crawler counts its followers and scans its follows from that day on; NULL for the
+-- accounts monitored from the first day
+create or replace macro joined_days_ago(r, role) as
+  case when role is null and rnd(r, 0, 66) < 0.15 then rnd_int(r, 0, 67, getvariable('count_days')) end;
+
 -- follower count k days before the end date: exponential trend, small daily noise, bot farms' purchased jump
 create or replace macro followers_at(followers_end, growth, jump_k, r, k) as
   greatest(0, round(followers_end * exp(-growth * k) * (1 + 0.002 * normal(r, k, 30))

@@ -1,5 +1,6 @@
--- one row per monitored account scanned on follow-scan day gen_day (0 = the baseline day of every monitored
--- account); the list is every edge alive on that day. Scans run between 00:00 and 20:00 UTC.
+-- one row per monitored account scanned on follow-scan day gen_day (an account's first scan is its baseline: day 0,
+-- or the day it joined the monitored set); the list is every edge alive on that day. Scans run between 00:00 and
+-- 20:00 UTC.
 select
   scan_day(d) as scan_date,
   scan_day(d)::TIMESTAMP + to_milliseconds(rnd_int(r, d, 64, 72000000)) as scanned_at,

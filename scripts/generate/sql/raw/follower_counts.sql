@@ -6,8 +6,7 @@ select
   followers_at(followers_end, growth, jump_k, r, k) as followers_count
 from entity, range(getvariable('count_days')) t(k)
 where is_monitored
-  and k < case when role is null and rnd(r, 0, 66) < 0.15 then 1 + rnd_int(r, 0, 67, getvariable('count_days'))
-               else getvariable('count_days') end
+  and k <= coalesce(joined_days_ago(r, role), getvariable('count_days'))
   and k >= case when is_suspended then 1 + rnd_int(r, 0, 68, 200) else 0 end
   and rnd(r, k, 69) >= 0.03
   and k not in (3 + rnd_int(0, 0, 70, 40), 50 + rnd_int(0, 0, 71, 100), 160 + rnd_int(0, 0, 72, 200))
