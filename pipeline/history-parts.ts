@@ -9,9 +9,9 @@
  * read per month.) Snapshots stay self-contained and immutable: a link is a second name of the same file, and
  * pruning a snapshot only removes its names.
  *
- * Rows of a part are sorted by their key (`platform_id`), then as `order` says; its serving folder holds the sorted
- * distinct keys (`platform_id`, u64), `offsets` (i32, keys + 1: the rows of key k are offsets[k] .. offsets[k+1]-1)
- * and one column per `serving` entry.
+ * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
+ * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
+ * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving` and `texts` entry.
  *
  * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...')
  */
@@ -24,19 +24,23 @@ import { AuditError } from './audit-error.ts'
 import { queryRows, sqlString } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
-import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, type ColumnType } from './serving-writer.ts'
+import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 
 export interface HistoryTable {
   /** the model (pipeline/sql/history/<name>.sql: a table with a `month` column, 'YYYY-MM') and the folder's name */
   name: string
   /** the Parquet columns and their types, key first */
   columns: Record<string, string>
-  /** the order of a part's rows after the key */
+  /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
+  key: 'platform_id' | null
+  /** the order of a part's rows (after the key) */
   order: string
   /** the columns whose values are unique within the table (audited in every part written) */
   unique: string[]
   /** the serving columns besides the keys and offsets: name → [type, SQL] */
   serving: Record<string, [ColumnType, string]>
+  /** the text serving columns (NULL allowed): name → SQL */
+  texts: Record<string, string>
   /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
   view: string
 }
@@ -45,13 +49,42 @@ export const HISTORY_TABLES: HistoryTable[] = [
   {
     name: 'followers_count_history',
     columns: { platform_id: 'UBIGINT', date: 'DATE', followers_count: 'BIGINT' },
+    key: 'platform_id',
     order: 'date DESC',
     unique: ['platform_id', 'date'],
     serving: { day: ['u16', sqlDay('date')], followers_count: ['u32', 'followers_count::DOUBLE'] },
+    texts: {},
     // the monitored accounts' series (what the API answers), by account_idx as the other files
     view: `select a.account_idx, h.platform_id, h.date, h.followers_count
       from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
       order by a.account_idx, h.date desc`,
+  },
+  {
+    name: 'tweets',
+    columns: {
+      tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'TIMESTAMP WITH TIME ZONE', created_at_iso: 'VARCHAR', text: 'VARCHAR',
+      favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT',
+    },
+    key: null,
+    order: 'created_at DESC, tweet_id DESC',
+    unique: ['tweet_id'],
+    serving: {
+      tweet_id: ['u64', 'tweet_id::UBIGINT'],
+      author_id: ['u64', 'author_id::UBIGINT'],
+      created_at_ms: ['f64', 'epoch_ms(created_at)::DOUBLE'],
+      favorites: ['u32', 'favorites::DOUBLE'],
+      retweets: ['u32', 'retweets::DOUBLE'],
+      replies: ['u32', 'replies::DOUBLE'],
+      views: ['u32', 'views::DOUBLE'],
+    },
+    texts: { text: 'text' },
+    // the parts newest first are the tweets in the snapshot's order: tweet_idx (what mentions refer to) is a row's
+    // position in them
+    view: `select (row_number() over (order by t.created_at desc, t.tweet_id desc) - 1)::integer as tweet_idx,
+        t.tweet_id, t.author_id, a.account_idx as author_idx, t.created_at, t.created_at_iso, t.text,
+        t.favorites, t.retweets, t.replies, t.views
+      from parts t left join accounts a on a.platform_id = t.author_id
+      order by tweet_idx`,
   },
 ]
 
@@ -74,7 +107,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
   const count = { rows: 0, written: 0, linked: 0 }
   for (const table of HISTORY_TABLES) {
     // a part is linked only when written by the same definition: a changed layout writes every part again
-    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.order, table.serving])
+    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const months = await queryRows(
       conn,
@@ -116,9 +149,11 @@ function readManifest(dir: string | null): Manifest | null {
 function linkPart(from: string, to: string, table: HistoryTable, month: string): boolean {
   const part = partPath(table.name, month)
   const serving = path.join('serving', part)
-  const columns = ['platform_id', 'offsets', ...Object.keys(table.serving)].map((c) => `${c}.bin`)
   try {
-    const names = [path.join(part, PART_FILE), ...['columns.json', ...columns].map((f) => path.join(serving, f))]
+    // the serving files its columns.json lists (a part written with the same definition: the same columns)
+    const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
+    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
+    const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
     for (const name of names) {
       fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true })
       fs.linkSync(path.join(from, name), path.join(to, name))
@@ -146,26 +181,33 @@ async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTabl
 async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string, source: string) {
   const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${source} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
   if (duplicates.length > 0) throw new AuditError('history_unique_keys', duplicates.map((row) => ({ table: table.name, month, ...row })))
-  const order = `ORDER BY platform_id, ${table.order}`
+  const order = `ORDER BY ${table.key ? `${table.key}, ` : ''}${table.order}`
   const file = path.join(partPath(table.name, month), PART_FILE)
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
   await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (${PARQUET_OPTIONS})`)
 
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
   try {
-    const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
-    let total = 0
-    out.appendBytes('offsets', 'i32', Int32Array.of(0))
-    for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
-      out.append('platform_id', 'u64', items(chunk.getColumnVector(0)).subarray(0, chunk.rowCount))
-      const counts = items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount) as Int32Array
-      out.appendBytes('offsets', 'i32', counts.map((n) => (total += n)))
-    }
+    if (table.key) await writeKeys(conn, out, source, table.key)
     await writeColumns(conn, out, source, table.serving, order)
+    const numbered = `(SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source})`
+    for (const [name, sql] of Object.entries(table.texts)) await writeText(conn, out, name, numbered, sql, 'dense', true)
   } finally {
     out.close()
   }
   out.finish()
   const schema = Object.entries(table.columns).map(([name, type]) => ({ name, type }))
   return { file, rows, sha256: await sha256File(path.join(dir, file)), schema }
+}
+
+/** A keyed part's sorted distinct keys (`platform_id`, u64) and their row `offsets` (i32, keys + 1). */
+async function writeKeys(conn: DuckDBConnection, out: ServingWriter, source: string, key: string): Promise<void> {
+  const keys = await conn.stream(`SELECT ${key}::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
+  let total = 0
+  out.appendBytes('offsets', 'i32', Int32Array.of(0))
+  for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
+    out.append('platform_id', 'u64', items(chunk.getColumnVector(0)).subarray(0, chunk.rowCount))
+    const counts = items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount) as Int32Array
+    out.appendBytes('offsets', 'i32', counts.map((n) => (total += n)))
+  }
 }

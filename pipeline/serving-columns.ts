@@ -16,9 +16,9 @@
  * @example await writeServingColumns(conn, '/snapshots/.tmp-2026-11-22_010203-abcdef')
  */
 import path from 'node:path'
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { items, SERVING_ARRAYS, ServingWriter, sqlDay, writeColumns, type ColumnType } from './serving-writer.ts'
+import { items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 
 /**
  * The columns of score_explanations.parquet the server reads, in the order of `score_explanations.components`: one
@@ -40,39 +40,6 @@ async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: s
   for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
   out.appendBytes(`${table}.offsets`, 'i32', offsets)
   return offsets
-}
-
-/** Rows per aggregated text group: one blob per group instead of one value per row. */
-const TEXT_GROUP_ROWS = 16_384
-
-/** A text column (see the layout above) of `expression` in the order of `dense` (a 0..N-1 row number). */
-async function writeText(conn: DuckDBConnection, out: ServingWriter, name: string, source: string, expression: string, dense: string, nullable: boolean): Promise<void> {
-  let total = 0
-  out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
-  out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
-  const result = await conn.stream(
-    `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
-            encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),
-            list((${expression} IS NULL)::INTEGER ORDER BY ${dense})
-     FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`,
-  )
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const lengths = chunk.getColumnVector(0) as DuckDBListVector
-    const joined = chunk.getColumnVector(1) as DuckDBBlobVector
-    const nulls = chunk.getColumnVector(2) as DuckDBListVector
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const start = lengths.getEntryOffset(i)
-      const count = lengths.getEntryLength(i)
-      const ends = new Float64Array(count)
-      const lengthItems = items(lengths.childVector) as Int32Array
-      for (let k = 0; k < count; k++) ends[k] = total += lengthItems[start + k]
-      out.appendBytes(`${name}.offsets`, 'f64', ends)
-      out.appendBytes(`${name}.utf8`, 'u8', joined.getItemBytes(i)!)
-      if (nullable) out.append(`${name}.null`, 'u8', items(nulls.childVector).subarray(start, start + count))
-    }
-  }
-  out.columns[`${name}.utf8`] ??= { type: 'u8', length: 0 }
-  if (nullable) out.columns[`${name}.null`] ??= { type: 'u8', length: 0 }
 }
 
 /** `score_explanations.components`: the EXPLANATION_COMPONENTS of each account (one row per account, in order). */
@@ -274,18 +241,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', sqlDay('date')] }, 'ORDER BY date DESC')
 
   await writeExplanationComponents(conn, out, 'score_explanations')
-
-  await writeColumns(conn, out, 'tweets', {
-    'tweets.tweet_id': ['u64', 'tweet_id::UBIGINT'],
-    'tweets.author_id': ['u64', 'author_id::UBIGINT'],
-    'tweets.author_idx': ['i32', 'coalesce(author_idx, -1)::INTEGER'],
-    'tweets.created_at_ms': ['f64', 'epoch_ms(created_at)::DOUBLE'],
-    'tweets.favorites': ['u32', 'favorites::DOUBLE'],
-    'tweets.retweets': ['u32', 'retweets::DOUBLE'],
-    'tweets.replies': ['u32', 'replies::DOUBLE'],
-    'tweets.views': ['u32', 'views::DOUBLE'],
-  }, 'ORDER BY tweet_idx')
-  await writeText(conn, out, 'tweets.text', 'tweets', 'text', 'tweet_idx', true)
 
   // trending: every list's rows by (days, metric, rank)
   await writeColumns(conn, out, 'trending', {

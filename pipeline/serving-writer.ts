@@ -1,6 +1,7 @@
 /**
- * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 2, columns: { <name>:
- * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back. The
+ * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 3, columns: { <name>:
+ * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back; a
+ * text column is three of them (writeText). The
  * build writes them (pipeline/serving-columns.ts, pipeline/history-parts.ts); the server reads them with the same
  * arrays (server/snapshot/serving-files.ts).
  *
@@ -8,10 +9,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
 
-/** The layout version of `serving/` (2: the history tables in monthly parts); the server reads this one only. */
-export const SERVING_FORMAT = 2
+/** The layout version of `serving/` (3: the follower counts and the tweets in monthly parts); the server reads this one only. */
+export const SERVING_FORMAT = 3
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`
@@ -89,4 +90,41 @@ export async function writeColumns(conn: DuckDBConnection, out: ServingWriter, s
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
   }
+}
+
+/** Rows per aggregated text group: one blob per group instead of one value per row. */
+const TEXT_GROUP_ROWS = 16_384
+
+/**
+ * A text column `name` of `expression` over `source`, in the order of `dense` (a 0..N-1 row number): `<name>.offsets`
+ * (f64, rows + 1: the UTF-8 bytes of row i are offsets[i] .. offsets[i+1]-1 of `<name>.utf8`, u8) and, when it can
+ * be NULL, `<name>.null` (u8, 1 for NULL).
+ */
+export async function writeText(conn: DuckDBConnection, out: ServingWriter, name: string, source: string, expression: string, dense: string, nullable: boolean): Promise<void> {
+  let total = 0
+  out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
+  out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
+  const result = await conn.stream(
+    `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
+            encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),
+            list((${expression} IS NULL)::INTEGER ORDER BY ${dense})
+     FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`,
+  )
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const lengths = chunk.getColumnVector(0) as DuckDBListVector
+    const joined = chunk.getColumnVector(1) as DuckDBBlobVector
+    const nulls = chunk.getColumnVector(2) as DuckDBListVector
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const start = lengths.getEntryOffset(i)
+      const count = lengths.getEntryLength(i)
+      const ends = new Float64Array(count)
+      const lengthItems = items(lengths.childVector) as Int32Array
+      for (let k = 0; k < count; k++) ends[k] = total += lengthItems[start + k]
+      out.appendBytes(`${name}.offsets`, 'f64', ends)
+      out.appendBytes(`${name}.utf8`, 'u8', joined.getItemBytes(i)!)
+      if (nullable) out.append(`${name}.null`, 'u8', items(nulls.childVector).subarray(start, start + count))
+    }
+  }
+  out.columns[`${name}.utf8`] ??= { type: 'u8', length: 0 }
+  if (nullable) out.columns[`${name}.null`] ??= { type: 'u8', length: 0 }
 }

@@ -204,10 +204,11 @@ export function tempDir(prefix: string): string {
 }
 
 /**
- * Rows of a history table of the snapshot in `dir` (or a query over it, `t` = the table) as JSON-safe objects: its
- * view over the monthly parts, as `npm run sql` has it (pipeline/snapshot-sql.ts).
+ * Rows of a file or history table of the snapshot in `dir` (or a query over it, `t` = the file or table) as
+ * JSON-safe objects: its view, as `npm run sql` has it (a history table's over its monthly parts:
+ * pipeline/snapshot-sql.ts).
  */
-export async function readHistory(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
+export async function readSnapshot(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {

@@ -17,8 +17,12 @@ import { readParquet } from './_fixtures.ts'
  */
 export async function marts(dir: string, only?: readonly string[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
-  for (const mart of only ?? MARTS) out[mart] = await readParquet(path.join(dir, `${mart}.parquet`))
-  for (const { name } of only ? [] : HISTORY_TABLES) {
+  for (const name of only ?? [...MARTS, ...HISTORY_TABLES.map((t) => t.name)]) {
+    if (!HISTORY_TABLES.some((t) => t.name === name)) {
+      out[name] = await readParquet(path.join(dir, `${name}.parquet`))
+      continue
+    }
+    // a history table: its months, and each month's rows
     const parts = fs.existsSync(path.join(dir, name)) ? fs.readdirSync(path.join(dir, name)).sort() : []
     out[name] = parts
     for (const part of parts) out[`${name}/${part}`] = await readParquet(path.join(dir, name, part, PART_FILE))

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
-import { BUILD_DATE, baseRaw, id, readParquet, tempDir, writeDailyRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, readParquet, readSnapshot, tempDir, writeDailyRaw, type RawRows } from './_fixtures.ts'
 
 const DAY = BUILD_DATE
 const raw = (change: (rows: RawRows) => void = () => {}) => {
@@ -59,7 +59,7 @@ Faults('first night :: a snapshot with no follow events and no tweets yet loads:
   const rawDir = await writeDailyRaw(tempDir('faults-first-raw'), rows, [DAY])
   const built = await buildSnapshot({ rawDir, snapshotsDir: tempDir('faults-first'), date: DAY })
   assert.equal(await readParquet(path.join(built.dir, 'friendship_followed.parquet'), 'select count(*)::integer as n from t'), [{ n: 0 }])
-  assert.equal(await readParquet(path.join(built.dir, 'tweets.parquet'), 'select count(*)::integer as n from t'), [{ n: 0 }])
+  assert.equal(await readSnapshot(built.dir, 'tweets', 'select count(*)::integer as n from t'), [{ n: 0 }])
   const snapshot = await loadSnapshot(built.dir)
   assert.ok(snapshot.accounts.count > 0)
   assert.is(snapshot.tweets.text.length, 0)
@@ -174,7 +174,7 @@ Faults('oversized text :: a 1 MB tweet text is cut to 4,000 characters for displ
   const big = `gm ${'x'.repeat(1_000_000)}`
   const rawDir = await raw((rows) => rows['tweets.parquet'].push([id(506), id(4), `${DAY}T09:00:00+00:00`, big, [], 1, 0, 0, 7, [id(7)]]))
   const { dir } = await buildSnapshot({ rawDir, snapshotsDir: tempDir('faults-text'), date: DAY })
-  const [tweet] = await readParquet(path.join(dir, 'tweets.parquet'), `select length(text)::integer as n, text from t where tweet_id = ${id(506)}`)
+  const [tweet] = await readSnapshot(dir, 'tweets', `select length(text)::integer as n, text from t where tweet_id = ${id(506)}`)
   assert.is(tweet.n, 4000)
   assert.ok((tweet.text as string).startsWith('gm xxx') && (tweet.text as string).endsWith('…'))
 })

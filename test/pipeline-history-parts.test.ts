@@ -2,8 +2,8 @@
  * History tables written once per month (docs/snapshot.md, "History parts"): a night writes the months whose rows
  * changed and hard-links the others from the snapshot `current` points to, and its months equal a fold of the same
  * days from scratch; a late day in a past month writes that
- * month again; a part missing from `current` is written, not linked; the server refuses a snapshot of the layout
- * before.
+ * month again, and so does a tweet delivered again into it; a part missing from `current` is written, not linked;
+ * the server refuses a snapshot of the layout before.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { PART_FILE } from '../pipeline/history-parts.ts'
-import { baseRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { baseRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
 import { snapshotQuery } from './_setup.ts'
 
@@ -89,15 +89,48 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
 })
 
-History('the server refuses a snapshot written before the history parts (serving format 1), saying to build', async () => {
+History('tweets: a month is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the months', async () => {
+  const october = [id(505), id(4), '2026-10-20T09:00:00+00:00', 'october', [], 3, 0, 0, 10, [id(7)]]
+  const rows = baseRaw()
+  rows['tweets.parquet'].push(october)
+  const raw = await writeDailyRaw(tempDir('tweet-parts-raw'), rows, DAYS)
+  // delivered again on the 22nd with grown counters
+  const own = rows['tweets.parquet'].filter((t) => String(t[2]).startsWith('2026-11-22'))
+  await writeRaw(path.join(raw, '2026-11-22'), { 'tweets.parquet': [...own, october.map((v, i) => (i === 5 ? 9 : v))] })
+  const snapshots = tempDir('tweet-parts')
+  const built = []
+  for (const date of ['2026-10-20', '2026-11-21', '2026-11-22']) built.push(await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date }))
+  const [first, second, third] = built
+  const tweetsPart = (dir: string, month: string) => path.join(dir, 'tweets', `month=${month}`, PART_FILE)
+  const tweetTexts = (dir: string, month: string) => path.join(dir, 'serving', 'tweets', `month=${month}`, 'text.utf8.bin')
+  assert.equal(second.manifest.parts.tweets.map((p) => p.month), ['2026-10', '2026-11'])
+  assert.is(inode(tweetsPart(second.dir, '2026-10')), inode(tweetsPart(first.dir, '2026-10')))
+  assert.is(inode(tweetTexts(second.dir, '2026-10')), inode(tweetTexts(first.dir, '2026-10')))
+  assert.is.not(inode(tweetsPart(third.dir, '2026-10')), inode(tweetsPart(second.dir, '2026-10')))
+  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10'))).map((r) => [r.text, r.favorites]), [['october', '9']])
+
+  // created_at desc across the months: the view's tweet_idx, the mentions' and the server's are the same
+  const query = await snapshotQuery(third.dir)
+  const mentioned = await query<{ tweet_idx: number; tweet_id: string }>(
+    `select m.tweet_idx, t.tweet_id::varchar as tweet_id from mentions m join tweets t using (tweet_idx)
+     where m.target_id = ${id(7)} order by m.tweet_idx`,
+  )
+  const order = [id(502), id(501), id(503), id(505)].map(String)
+  assert.equal(mentioned.map((r) => [r.tweet_idx, r.tweet_id]), order.map((tweet, k) => [k, tweet]))
+  const { tweets } = await loadSnapshot(third.dir)
+  assert.equal([...tweets.tweetId].map(String), order)
+  assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.favorites[3]], [null, 'october', 9])
+})
+
+History('the server refuses a snapshot written before the tweets parts (serving format 2), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 1 }))
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 2 }))
   await loadSnapshot(old).then(
-    () => assert.unreachable('a format 1 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 1, this server reads format 2: build a snapshot with this version \(npm run build\)/),
+    () => assert.unreachable('a format 2 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 2, this server reads format 3: build a snapshot with this version \(npm run build\)/),
   )
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 2)
 })

@@ -35,7 +35,7 @@ const SCHEMAS: Record<string, string> = {
   'friendship_followed.parquet': 'target_idx INTEGER, target_id UBIGINT, follower_idx INTEGER, follower_id UBIGINT, action VARCHAR, event_date DATE',
   'friendship_following.parquet': 'source_idx INTEGER, source_id UBIGINT, followed_idx INTEGER, followed_id UBIGINT, action VARCHAR, event_date DATE, platform_score DOUBLE',
   'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
-  'tweets.parquet': 'tweet_idx INTEGER, tweet_id UBIGINT, author_id UBIGINT, author_idx INTEGER, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
+  'tweets/month=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
   'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
   'score_dates.parquet': 'date DATE',
   'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
@@ -91,7 +91,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['score_contributors', 'points', 'points'],
     ['categorized_followers_count', 'cnt', 'cnt'],
     ['mentions', 'tweet_idx', 'tweet_idx'],
-    ['tweets', 'tweet_id', 'tweet_id'],
   ]
   for (const [table, name, value] of cases) {
     const rows = await readParquet(path.join(dir, `${table}.parquet`), `select (${value}) as v from t`)
@@ -116,6 +115,27 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
       assert.equal(values, rows.map((r) => String(r.v)), `${table} ${part}`)
       assert.equal(ids.flatMap((id, k) => Array(Number(offsets[k + 1]) - Number(offsets[k])).fill(id)), rows.map((r) => String(r.platform_id)), part)
     }
+  }
+  // the tweets' monthly parts (no key): every column row for row as in the part's Parquet file, the text as bytes
+  const months = fs.readdirSync(path.join(dir, 'tweets'))
+  assert.ok(months.length > 0)
+  for (const part of months) {
+    const folder = path.join(serving, 'tweets', part)
+    const bytes = (name: string) => fs.readFileSync(path.join(folder, `${name}.bin`))
+    const read = (name: string, Array: typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS]) => {
+      const b = bytes(name)
+      return [...new Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length))].map(String)
+    }
+    const rows = await readParquet(path.join(dir, 'tweets', part, 'data.parquet'), `select tweet_id, epoch_ms(created_at) as ms, views, text from t`)
+    assert.ok(rows.length > 0, part)
+    assert.equal(read('tweet_id', BigUint64Array), rows.map((r) => String(r.tweet_id)), part)
+    assert.equal(read('created_at_ms', Float64Array), rows.map((r) => String(r.ms)), part)
+    assert.equal(read('views', Uint32Array), rows.map((r) => String(r.views)), part)
+    const ends = read('text.offsets', Float64Array).map(Number)
+    const utf8 = bytes('text.utf8')
+    const nulls = bytes('text.null')
+    const texts = rows.map((_, i) => (nulls[i] ? null : utf8.toString('utf8', ends[i], ends[i + 1])))
+    assert.equal(texts, rows.map((r) => r.text), part)
   }
 })
 

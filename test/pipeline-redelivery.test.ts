@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { baseRaw, daysBetween, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
+import { baseRaw, daysBetween, id, readSnapshot, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { alterState, assertSameMarts, marts, nights, queryState } from './_state.ts'
 
 const DAYS = daysBetween('2026-11-19', '2026-11-22')
@@ -31,7 +31,7 @@ async function rawWith(name: string, again: Record<string, number>) {
 }
 
 const favorites = async (dir: string) =>
-  (await readParquet(path.join(dir, 'tweets.parquet'), `select favorites from t where tweet_id = ${id(TWEET)}`)).map((r) => Number(r.favorites))
+  (await readSnapshot(dir, 'tweets', `select favorites from t where tweet_id = ${id(TWEET)}`)).map((r) => Number(r.favorites))
 
 /** The tweet marts of `dir` equal those of a fold of the same folders up to `date` from scratch (scores aside). */
 async function assertAsFromScratch(raw: string, dir: string, date: string) {

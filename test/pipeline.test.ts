@@ -16,7 +16,7 @@ import * as assert from 'uvu/assert'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { BUILD_DATE, baseRaw, id, idx, readHistory, readParquet, tempDir, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, idx, readParquet, readSnapshot, tempDir, writeRaw } from './_fixtures.ts'
 
 /** The server's lookup logs: one line per resolved account lookup (plus an unknown id and a torn last line). */
 function writeLookups(): string {
@@ -39,7 +39,7 @@ const built = (async () => {
 })()
 
 async function rows(file: string, sql?: string) {
-  return readParquet(path.join((await built).dir, `${file}.parquet`), sql)
+  return readSnapshot((await built).dir, file, sql)
 }
 
 const scanAt = (date: string, k: number) => `${date} 06:${String(k).padStart(2, '0')}:00.123`
@@ -172,7 +172,7 @@ const Followers = suite('followers_count_history, followers_diff')
 
 Followers('followers_count_history :: monitored accounts only, newest day first', async () => {
   assert.equal(
-    (await readHistory((await built).dir, 'followers_count_history')).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
+    (await rows('followers_count_history')).map((r) => [r.account_idx, r.date, Number(r.followers_count)]),
     [
       [0, '2026-11-22', 5000],
       [3, '2026-11-22', 1200], [3, '2026-11-20', 1150], [3, '2026-11-16', 1100], [3, '2026-11-01', 1000],

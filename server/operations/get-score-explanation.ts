@@ -5,6 +5,7 @@
  */
 import { array, boolean, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
+import { SCORE_HEAD, scoreHead } from '../queries/profile.ts'
 import { EXPLANATION_COMPONENTS } from '../../pipeline/serving-columns.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 import { defineOperation } from './define.ts'
@@ -42,11 +43,7 @@ export default defineOperation({
     'Why an account has its score: its components, the followers who count the most toward it (points and share, seed or not) and the smart followers who arrived or left over the trailing 7 (`week`) and 30 (`month`) days with what each moved.',
   parameters: accountParameters('fallback'),
   response: object({
-    success: { const: true },
-    platform_id: id(),
-    username: string(),
-    platform_score: score(),
-    rank: nullable(integer({ minimum: 1 })),
+    ...SCORE_HEAD,
     components: object({
       audience: number({ minimum: 0 }),
       ...fields(COUNTS, () => integer({ minimum: 0 })),
@@ -60,7 +57,6 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const a = snapshot.accounts
     const { components, contributors } = snapshot.scoreExplanations
     // one read: the account's components (NULL is stored as NaN)
     const row = components.read(idx * WIDTH, (idx + 1) * WIDTH)
@@ -92,11 +88,7 @@ export default defineOperation({
       }
     }
     return {
-      success: true,
-      platform_id: a.platformId.at(idx),
-      username: a.username.at(idx),
-      platform_score: a.platformScore[idx],
-      rank: a.rank[idx] || null,
+      ...scoreHead(snapshot, idx),
       components: { audience: value('audience'), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
       top_contributors: Array.from(contributors.followerIdx.read(first, end), (f, i) =>
         Object.assign(followerOf(snapshot, f), { points: points[i], share: share[i], is_seed: seed[i] === 1, reciprocal: reciprocal[i] === 1 }),

@@ -93,11 +93,11 @@ export function mentionsFeedHandler(rule: PageSizeRule, rowsOf: (snapshot: Snaps
       },
       keep && ((row) => keep(mentions.authorIdx[row])),
     )
-    return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row])))
+    return pagedBody(request, total, 'mentions', rows.map((row) => mentionItem(snapshot, mentions.tweetIdx[row], mentions.authorIdx[row])))
   }
 }
 
-function mentionItem(snapshot: Snapshot, t: number) {
+function mentionItem(snapshot: Snapshot, t: number, authorIdx: number) {
   const { tweets } = snapshot
   return {
     id: tweets.tweetId[t].toString(),
@@ -107,14 +107,13 @@ function mentionItem(snapshot: Snapshot, t: number) {
     retweets: tweets.retweets[t],
     replies: tweets.replies[t],
     views: tweets.views[t],
-    author: author(snapshot, t),
+    author: author(snapshot, t, authorIdx),
   }
 }
 
-/** Score, follower count and labels only for authors in the account table; names for any known author. */
-function author(snapshot: Snapshot, t: number) {
+/** Score, follower count and labels only for authors in the account table; names for any known author (`idx` ≥ 0). */
+function author(snapshot: Snapshot, t: number, idx: number) {
   const { tweets, accounts: a } = snapshot
-  const idx = tweets.authorIdx[t]
   const tracked = idx >= 0 && a.isTracked[idx] === 1
   return {
     platform_id: tweets.authorId[t].toString(),

@@ -5,7 +5,7 @@
  * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
  * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
  */
-import { id, nullable, string } from '../openapi/schema.ts'
+import { id, integer, nullable, score, string } from '../openapi/schema.ts'
 import type { AccountLabels, Reference, Snapshot } from '../snapshot/load.ts'
 
 function references(labels: AccountLabels, idx: number, byId: Map<number, Reference>): Reference[] {
@@ -52,4 +52,12 @@ export function profileHead({ accounts: a }: Snapshot, idx: number) {
     description: a.description.at(idx),
     profile_image: a.profileImage.at(idx),
   }
+}
+
+/** The schema of `scoreHead`'s fields. */
+export const SCORE_HEAD = { success: { const: true }, platform_id: id(), username: string(), platform_score: score(), rank: nullable(integer({ minimum: 1 })) }
+
+/** The fields that open a score answer (get_platform_score, get_score_explanation), in their order. */
+export function scoreHead({ accounts: a }: Snapshot, idx: number) {
+  return { success: true, platform_id: a.platformId.at(idx), username: a.username.at(idx), platform_score: a.platformScore[idx], rank: a.rank[idx] || null }
 }

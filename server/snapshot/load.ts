@@ -18,6 +18,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
 import { openMonthlySeries } from './monthly-series.ts'
+import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
 export type Snapshot = Awaited<ReturnType<typeof loadSnapshot>>
@@ -148,21 +149,8 @@ export async function loadSnapshot(dir: string) {
     },
     /** key `${days}:${bucket}` (days 1|7|30, bucket all|vc|inf|angels) */
     smartFollows: smartFollowsLists(reference.smart_follows),
-    /** tweets.parquet: row = tweet_idx (created_at desc, tweet_id desc). */
-    tweets: {
-      count: array('tweets.tweet_id', 'u64').length,
-      tweetId: array('tweets.tweet_id', 'u64'),
-      authorId: array('tweets.author_id', 'u64'),
-      /** -1 when the author is in neither table */
-      authorIdx: array('tweets.author_idx', 'i32'),
-      createdAtMs: array('tweets.created_at_ms', 'f64'),
-      /** null when the text is NULL */
-      text: files.texts('tweets.text', 'disk'),
-      favorites: array('tweets.favorites', 'u32'),
-      retweets: array('tweets.retweets', 'u32'),
-      replies: array('tweets.replies', 'u32'),
-      views: array('tweets.views', 'u32'),
-    },
+    /** the tweets parts: row = tweet_idx (created_at desc, tweet_id desc) */
+    tweets: loadTweets(realDir),
     mentions: mentions('mentions'),
     /**
      * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score

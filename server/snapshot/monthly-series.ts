@@ -37,14 +37,12 @@ export function openMonthlySeries<K extends string>(
   accountIds: BigUint64Array,
   answered: Uint8Array,
 ): MonthlySeries<K> {
-  const dir = path.join(snapshotDir, 'serving', table)
-  const months = fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : []
-  const parts = months.map((month) => {
-    const files = openServingFiles(path.join(dir, month), 'month')
+  const parts = monthFolders(snapshotDir, table).map((folder) => {
+    const files = openServingFiles(folder, 'month')
     const values = {} as Record<K, DiskColumn<ColumnType>>
     for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
     return {
-      firstDay: Date.parse(`${month.slice('month='.length)}-01T00:00:00Z`) / 86_400_000,
+      firstDay: Date.parse(`${path.basename(folder).slice('month='.length)}-01T00:00:00Z`) / 86_400_000,
       ids: files.array('platform_id', 'u64'),
       offsets: files.array('offsets', 'i32'),
       day: files.array('day', 'u16'),
@@ -52,4 +50,10 @@ export function openMonthlySeries<K extends string>(
     }
   })
   return { parts, accountIds, answered }
+}
+
+/** The serving folders of `table`'s monthly parts (`serving/<table>/month=YYYY-MM/`), newest month first. */
+export function monthFolders(snapshotDir: string, table: string): string[] {
+  const dir = path.join(snapshotDir, 'serving', table)
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse().map((month) => path.join(dir, month)) : []
 }

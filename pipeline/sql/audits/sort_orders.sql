@@ -1,5 +1,5 @@
 -- Every mart is stored in the order docs/snapshot.md promises (rowid = storage order), and the row-number columns
--- (account_idx, tweet_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The score history
+-- (account_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The score history
 -- is strictly ordered by (account_idx, date desc): each row after the one before it, so no (account, date) twice.
 -- (The history parts are written sorted and their keys audited as they are written: pipeline/history-parts.ts.)
 select 'accounts' as mart, rowid as row from (
@@ -39,10 +39,6 @@ select 'smart_follows', rowid from (
     row_number() over (partition by days, bucket order by current_followers desc, platform_id) - 1 as by_followers
   from smart_follows)
 where rowid <> expected or rank_alpha <> expected_rank or pos_by_score <> by_score or pos_by_followers <> by_followers
-union all
-select 'tweets', rowid from (
-  select rowid, tweet_idx, row_number() over (order by created_at desc, tweet_id desc) - 1 as expected from tweets)
-where rowid <> expected or tweet_idx <> expected
 union all
 select 'mentions', rowid from (
   select rowid, row_number() over (order by target_idx, created_at desc, tweet_idx) - 1 as expected from mentions)

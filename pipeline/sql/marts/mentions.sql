@@ -9,7 +9,7 @@ select
   a.account_idx as target_idx, m.target_id, t.tweet_idx, t.author_idx, t.author_id, t.created_at,
   epoch(t.created_at)::bigint as epoch_s
 from mentioned m
-join tweets t on t.tweet_id = m.tweet_id
+join int_tweet_idx t on t.tweet_id = m.tweet_id
 join int_accounts a on a.platform_id = m.target_id
 where m.target_id <> t.author_id
 order by target_idx, tweet_idx;
