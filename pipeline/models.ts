@@ -54,7 +54,7 @@ export const MARTS = [
  * int_* table once the marts exist. */
 export const KEPT_AFTER_MARTS = [
   'int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores', 'int_score_rows',
-  'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events',
+  'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events', 'int_tweets',
 ]
 
 /** Zero-row checks run before anything is published. */

@@ -2,8 +2,8 @@
 -- month (UTC) it was created in; the tweets mentions.parquet refers to by tweet_idx (the view of
 -- pipeline/snapshot-sql.ts numbers them).
 -- columns: tweet_id, author_id, created_at, created_at_iso, text, favorites, retweets, replies, views (+ month, the
---   part). sort within a part: created_at desc, tweet_id desc
-create or replace table tweets as
+--   part). sort within a part: created_at desc, tweet_id desc. A view: the rows are int_tweets' (kept after the marts).
+create or replace view tweets as
 select tweet_id, author_id, created_at,
   -- the UTC wall clock from the instant's microseconds (the same text as through a time-zone conversion, in a third
   -- of the time)
