@@ -88,7 +88,10 @@ export const HISTORY_TABLES: HistoryTable[] = [
   },
 ]
 
-/** The version of how a part is written (raise it when writeMonth changes what it writes: every part is written again). */
+/**
+ * The version of how a part is written (raise it when writeMonth, or the writers it calls, change what they write:
+ * every part is written again).
+ */
 const PARTS_VERSION = 1
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
@@ -149,10 +152,13 @@ function readManifest(dir: string | null): Manifest | null {
 function linkPart(from: string, to: string, table: HistoryTable, month: string): boolean {
   const part = partPath(table.name, month)
   const serving = path.join('serving', part)
+  const columns = [
+    ...(table.key ? ['platform_id', 'offsets'] : []),
+    ...Object.keys(table.serving),
+    ...Object.keys(table.texts).flatMap((name) => [`${name}.offsets`, `${name}.utf8`, `${name}.null`]),
+  ]
   try {
-    // the serving files its columns.json lists (a part written with the same definition: the same columns)
-    const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
-    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
+    const files = ['columns.json', ...columns.map((c) => `${c}.bin`)]
     const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
     for (const name of names) {
       fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true })

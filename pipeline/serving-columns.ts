@@ -8,8 +8,7 @@
  * - Rows of a table follow its Parquet file's order (the mart's stored order). A table grouped by an owner
  *   (`account_idx`, `target_idx`, `source_idx`) has `<table>.offsets` (i32, owners + 1 values): the owner o's rows are
  *   offsets[o] .. offsets[o+1]-1.
- * - A text column is three columns: `<name>.offsets` (f64, rows + 1: the UTF-8 bytes of row i are offsets[i] ..
- *   offsets[i+1]-1 of `<name>.utf8`, u8) and, when it can be NULL, `<name>.null` (u8, 1 for NULL).
+ * - A text column is three columns (writeText in pipeline/serving-writer.ts).
  * - `reference.json`: the small tables (categories, tag categories, tags, previous usernames, the smart-follows
  *   lists, the top-researched lists) as JSON.
  *

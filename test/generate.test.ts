@@ -225,7 +225,9 @@ Generate('cadence :: most monitored accounts are scanned every day, the rest eve
     with gaps as (
       select account_id, scan_date - lag(scan_date) over (partition by account_id order by scan_date) as gap from follow_scans)
     select count(distinct account_id) filter (where true) as scanned,
-      (select count(*) from (select account_id from follow_scans group by all having count(*) = 60)) as daily,
+      -- scanned every day from its first scan (its baseline: the first day, or the day it joined) to the end date
+      (select count(*) from (select account_id from follow_scans group by all
+                             having count(*) = date '${END_DATE}' - min(scan_date) + 1)) as daily,
       max(gap) as max_gap
     from gaps`))[0]
   const monitored = await count(conn, `select count(*) from accounts where is_monitored`)

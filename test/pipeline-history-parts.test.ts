@@ -89,25 +89,27 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
 })
 
-History('tweets: a month is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the months', async () => {
+History('tweets: a month (UTC) is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the months', async () => {
   const october = [id(505), id(4), '2026-10-20T09:00:00+00:00', 'october', [], 3, 0, 0, 10, [id(7)]]
+  // the 1st of November in Paris is still October in UTC
+  const halloween = [id(506), id(13), '2026-11-01T00:30:00+01:00', 'halloween', [], 0, 0, 0, 1, [id(7)]]
   const rows = baseRaw()
-  rows['tweets.parquet'].push(october)
-  const raw = await writeDailyRaw(tempDir('tweet-parts-raw'), rows, DAYS)
+  rows['tweets.parquet'].push(october, halloween)
+  const raw = await writeDailyRaw(tempDir('tweet-parts-raw'), rows, [...DAYS, '2026-10-31'].sort())
   // delivered again on the 22nd with grown counters
   const own = rows['tweets.parquet'].filter((t) => String(t[2]).startsWith('2026-11-22'))
   await writeRaw(path.join(raw, '2026-11-22'), { 'tweets.parquet': [...own, october.map((v, i) => (i === 5 ? 9 : v))] })
   const snapshots = tempDir('tweet-parts')
   const built = []
-  for (const date of ['2026-10-20', '2026-11-21', '2026-11-22']) built.push(await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date }))
-  const [first, second, third] = built
+  for (const date of ['2026-10-20', '2026-11-20', '2026-11-21', '2026-11-22']) built.push(await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date }))
+  const [, first, second, third] = built
   const tweetsPart = (dir: string, month: string) => path.join(dir, 'tweets', `month=${month}`, PART_FILE)
   const tweetTexts = (dir: string, month: string) => path.join(dir, 'serving', 'tweets', `month=${month}`, 'text.utf8.bin')
   assert.equal(second.manifest.parts.tweets.map((p) => p.month), ['2026-10', '2026-11'])
   assert.is(inode(tweetsPart(second.dir, '2026-10')), inode(tweetsPart(first.dir, '2026-10')))
   assert.is(inode(tweetTexts(second.dir, '2026-10')), inode(tweetTexts(first.dir, '2026-10')))
   assert.is.not(inode(tweetsPart(third.dir, '2026-10')), inode(tweetsPart(second.dir, '2026-10')))
-  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10'))).map((r) => [r.text, r.favorites]), [['october', '9']])
+  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10'))).map((r) => [r.text, r.favorites]), [['halloween', '0'], ['october', '9']])
 
   // created_at desc across the months: the view's tweet_idx, the mentions' and the server's are the same
   const query = await snapshotQuery(third.dir)
@@ -115,11 +117,11 @@ History('tweets: a month is linked while its tweets are unchanged, written again
     `select m.tweet_idx, t.tweet_id::varchar as tweet_id from mentions m join tweets t using (tweet_idx)
      where m.target_id = ${id(7)} order by m.tweet_idx`,
   )
-  const order = [id(502), id(501), id(503), id(505)].map(String)
+  const order = [id(502), id(501), id(503), id(506), id(505)].map(String)
   assert.equal(mentioned.map((r) => [r.tweet_idx, r.tweet_id]), order.map((tweet, k) => [k, tweet]))
   const { tweets } = await loadSnapshot(third.dir)
   assert.equal([...tweets.tweetId].map(String), order)
-  assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.favorites[3]], [null, 'october', 9])
+  assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.text.at(4), tweets.favorites[4]], [null, 'halloween', 'october', 9])
 })
 
 History('the server refuses a snapshot written before the tweets parts (serving format 2), saying to build', async () => {

@@ -126,11 +126,14 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
       const b = bytes(name)
       return [...new Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length))].map(String)
     }
-    const rows = await readParquet(path.join(dir, 'tweets', part, 'data.parquet'), `select tweet_id, epoch_ms(created_at) as ms, views, text from t`)
+    const rows = await readParquet(path.join(dir, 'tweets', part, 'data.parquet'), `select *, epoch_ms(created_at) as created_at_ms from t`)
     assert.ok(rows.length > 0, part)
-    assert.equal(read('tweet_id', BigUint64Array), rows.map((r) => String(r.tweet_id)), part)
-    assert.equal(read('created_at_ms', Float64Array), rows.map((r) => String(r.ms)), part)
-    assert.equal(read('views', Uint32Array), rows.map((r) => String(r.views)), part)
+    for (const [name, Array] of [['tweet_id', BigUint64Array], ['author_id', BigUint64Array], ['created_at_ms', Float64Array]] as const) {
+      assert.equal(read(name, Array), rows.map((r) => String(r[name])), `${part} ${name}`)
+    }
+    for (const name of ['favorites', 'retweets', 'replies', 'views']) assert.equal(read(name, Uint32Array), rows.map((r) => String(r[name])), `${part} ${name}`)
+    // no per-account key: no platform_id nor offsets
+    assert.not.ok(fs.existsSync(path.join(folder, 'platform_id.bin')) || fs.existsSync(path.join(folder, 'offsets.bin')), part)
     const ends = read('text.offsets', Float64Array).map(Number)
     const utf8 = bytes('text.utf8')
     const nulls = bytes('text.null')

@@ -28,6 +28,10 @@ union all
 select 'smart_follows', days || '/' || bucket || '/' || platform_id
 from (select days, bucket, platform_id from smart_follows group by days, bucket, platform_id having count(*) > 1)
 union all
+-- a tweet in one month only (each month's keys are also audited as it is written)
+select 'tweets', tweet_id::varchar
+from (select tweet_id from tweets group by tweet_id having count(*) > 1)
+union all
 select 'mentions', target_id || '/' || tweet_idx
 from (select target_id, tweet_idx from mentions group by target_id, tweet_idx having count(*) > 1)
 union all

@@ -18,7 +18,8 @@ where role is null and kind = 'account' and is_active and not is_suspended and r
 qualify idx < 16;
 
 -- a few monitored Venture Capitals / Influencers / Angels with guaranteed recent events, so every smart-follows
--- bucket and every window (1, 7, 30 days and the previous 30) has data at every scale
+-- bucket and every window (1, 7, 30 days and the previous 30) has data at every scale (monitored from the first day:
+-- the follows of an account that joins later are in its first scan, no events)
 create table bucket_follower as
 select r, category_id, (row_number() over (order by category_id, rank_in_category) - 1)::INTEGER as idx
 from (
@@ -26,17 +27,20 @@ from (
     row_number() over (partition by c.category_id order by rnd(c.r, c.category_id, 51), c.r) as rank_in_category
   from account_category c join entity e using (r)
   where c.category_id in (1, 7, 8) and e.role is null and e.is_monitored and e.is_active and not e.is_suspended
+    and joined_days_ago(e.r, e.role) is null
     -- an account in several buckets follows for its first one only
     and c.category_id = (select min(c2.category_id) from account_category c2
                          where c2.r = c.r and c2.category_id in (1, 7, 8))
 )
 where rank_in_category <= getvariable('n_bucket_followers');
 
--- ordinary monitored accounts lend the odd follow to structure (lonely accounts, bot farm targets)
+-- ordinary monitored accounts lend the odd follow to structure (lonely accounts, bot farm targets) and are the
+-- attacks' targets: monitored from the first day, so their planted follows are seen when they happen
 create table ordinary as
 select r, (row_number() over (order by rnd(r, 0, 52), r) - 1)::INTEGER as idx
 from entity
 where role is null and kind = 'account' and is_monitored and is_active and not is_suspended
+  and joined_days_ago(r, role) is null
   and r not in (select r from bucket_follower);
 
 -- attack accomplices: those carrying a seed category sell their follow, the others form reciprocal pairs, follow-back
