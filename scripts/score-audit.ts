@@ -107,7 +107,7 @@ async function score(raw: string, date: string, name: string): Promise<number> {
 }
 
 async function analysis(conn: DuckDBConnection, truth: Truth): Promise<void> {
-  for (const name of ['base', 'clean', 'flood', 'before', 'endorsed']) {
+  for (const name of ['base', 'clean', 'flood', 'before', 'endorsed', 'unjoined']) {
     await conn.run(`create view ${name} as select * from read_parquet(${sqlString(path.join(work, `${name}_scores.parquet`))})`)
   }
   for (const name of ['base', 'before']) {
@@ -135,6 +135,22 @@ async function medianSeed(): Promise<string> {
       where seed_trust > 0 order by seed_trust, platform_id
       limit 1 offset (select count(*) // 2 from read_parquet(${sqlString(path.join(work, 'base_seeds.parquet'))}) where seed_trust > 0)`)
     return row.id as string
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * follow_scans.parquet (`t`, one day folder's) without the scans of the accounts whose first scan is on `date` (they
+ * joined the monitored set that day): `date` as if they had not joined.
+ */
+async function withoutJoinersSql(raw: string, date: string): Promise<string> {
+  const db = await openPipelineDb()
+  try {
+    const joined = await queryRows(db.conn, `
+      select account_id::varchar as id from read_parquet(${sqlString(path.join(raw, '**', 'follow_scans.parquet'))})
+      group by account_id having min(scan_date) = DATE '${date}'`)
+    return `select * from t where not list_contains([${joined.map((r) => `${r.id}::ubigint`).join(', ')}]::ubigint[], account_id)`
   } finally {
     db.close()
   }
@@ -229,9 +245,10 @@ async function reportSpearman(conn: DuckDBConnection): Promise<void> {
 }
 
 /**
- * Accounts with the same smart followers on both days: how far their score moved; and for those that moved at least
- * the target, how big they are and through which followers: for those with at most 10 trusted followers (all listed in
- * score_contributors), the follower whose weight moved most.
+ * Accounts with the same smart followers on both days: how far their score moved, and how many moved at least the
+ * target through the accounts that joined the monitored set that day (against the day scored without them) or through
+ * the day's other changes; for those that moved at least the target, how big they are and through which followers:
+ * for those with at most 10 trusted followers (all listed in score_contributors), the follower whose weight moved most.
  */
 async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
   await conn.run(`
@@ -240,16 +257,23 @@ async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<voi
     yesterday as (select target_id, list(source_id order by source_id) as f from before_edges group by target_id),
     unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f)
     select platform_id, abs(b.platform_score - y.platform_score) as d, b.audience,
-      greatest(b.trusted_followers, y.trusted_followers) <= 10 as listed
-    from unchanged u join base b using (platform_id) join before y using (platform_id)`)
+      greatest(b.trusted_followers, y.trusted_followers) <= 10 as listed,
+      abs(b.platform_score - n.platform_score) as d_joined, abs(n.platform_score - y.platform_score) as d_other
+    from unchanged u join base b using (platform_id) join before y using (platform_id) join unjoined n using (platform_id)`)
   const [day] = await queryRows(conn, `
     select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
       count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over,
+      count(*) filter (where d_joined >= ${TARGET.dayToDayPoints}) as over_joined,
+      count(*) filter (where d_other >= ${TARGET.dayToDayPoints}) as over_other,
+      (select count(*) from (select source_id from base_edges except select source_id from before_edges)) as entered,
       median(audience) filter (where d >= ${TARGET.dayToDayPoints}) as over_audience
     from moves`)
   console.log(`\nday to day (${addDays(date, -1)} → ${date}): ${day.n} accounts with the same smart followers both days;`
     + ` |Δscore| median ${fmt(day.p50, 3)}, p99 ${fmt(day.p99, 3)}, max ${fmt(day.max_points)};`
     + ` ${day.over} moved ≥ ${TARGET.dayToDayPoints}  [< ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
+  console.log(`  of them, ${day.over_joined} move ≥ ${TARGET.dayToDayPoints} by the accounts that joined the monitored set that`
+    + ` day alone (the day scored again without their first scans), ${day.over_other} by the day's other changes alone;`
+    + ` ${day.entered} accounts follow as smart accounts that day and did not the day before`)
   if (Number(day.over) === 0) return
   const [why] = await queryRows(conn, `
     with weights as (
@@ -284,6 +308,7 @@ async function main(): Promise<void> {
   await score(clean, date, 'clean')
   await score(flood, date, 'flood')
   await score(raw, addDays(date, -1), 'before')
+  await score(await rewrittenCopy(raw, 'unjoined', 'follow_scans.parquet', await withoutJoinersSql(raw, date)), date, 'unjoined')
 
   const db = await openPipelineDb()
   try {
