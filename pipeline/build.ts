@@ -38,8 +38,6 @@ import {
   acquireBuildLock, assertCurrentIsLink, currentDir, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
 } from './publish.ts'
 
-export { AuditError }
-
 export interface BuildOptions {
   /** the raw folder: day folders `YYYY-MM-DD/` (docs/raw-data.md), or the single-folder layout (imported as history) */
   rawDir: string

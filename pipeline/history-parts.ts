@@ -194,7 +194,7 @@ async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTab
 
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
   try {
-    if (table.key) await writeKeys(conn, out, source, table.key)
+    if (table.key) await writeKeys(conn, out, source)
     await writeColumns(conn, out, source, table.serving, order)
     const numbered = `(SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source})`
     for (const [name, sql] of Object.entries(table.texts)) await writeText(conn, out, name, numbered, sql, 'dense', true)
@@ -207,8 +207,8 @@ async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTab
 }
 
 /** A keyed part's sorted distinct keys (`platform_id`, u64) and their row `offsets` (i32, keys + 1). */
-async function writeKeys(conn: DuckDBConnection, out: ServingWriter, source: string, key: string): Promise<void> {
-  const keys = await conn.stream(`SELECT ${key}::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
+async function writeKeys(conn: DuckDBConnection, out: ServingWriter, source: string): Promise<void> {
+  const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
   let total = 0
   out.appendBytes('offsets', 'i32', Int32Array.of(0))
   for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
