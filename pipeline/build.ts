@@ -322,7 +322,7 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     const [files, , history] = await settleAll([
       writeMarts(() => db.connect(), tempDir),
       writeServingColumns(conn, tempDir),
-      writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir)).finally(() => historyConn.closeSync()),
+      writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date).finally(() => historyConn.closeSync()),
     ])
     const manifest: Manifest = {
       snapshot_id: snapshotId,

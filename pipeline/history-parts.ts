@@ -1,19 +1,21 @@
 /**
- * History tables, written once per month (docs/snapshot.md, "History parts"): a table that grows every day is split
- * into one part per calendar month, `<table>/month=YYYY-MM/data.parquet` (Hive-partitioned, for analysts) and
- * `serving/<table>/month=YYYY-MM/` (for the server). A part whose rows are the same as in the snapshot `current`
- * points to (same fingerprint: the table's definition, the month, its row count and the sum of its rows' hashes) is
- * hard-linked from it instead of written again, so a night writes the months that changed (usually the current one),
- * not the whole history. (The score history is a mart, written whole: its oldest month and the months of its 30-day
- * rank window change every night, and the months between are small, so parts would save little and cost the API a
- * read per month.) Snapshots stay self-contained and immutable: a link is a second name of the same file, and
- * pruning a snapshot only removes its names.
+ * History tables, each closed month written once (docs/snapshot.md, "History parts"): a table that grows every day is
+ * split into parts by the UTC day of its rows: one part per calendar month before the build date's month, one per day
+ * of the build date's month (the open month), `<table>/period=YYYY-MM/data.parquet` or `period=YYYY-MM-DD/`
+ * (Hive-partitioned, for analysts) and `serving/<table>/period=.../` (for the server). The first night of a month
+ * writes the month that closed as one part, in place of its days. A part whose rows are the same as in the snapshot
+ * `current` points to (same fingerprint: the table's definition, the period, its row count and the sum of its rows'
+ * hashes) is hard-linked from it instead of written again, so a night writes the parts that changed (usually the
+ * build date's day), not the whole history, nor a month that grows all month long. (The score history is a mart,
+ * written whole: its oldest month and the months of its 30-day rank window change every night, and the months
+ * between are small, so parts would save little and cost the API a read per month.) Snapshots stay self-contained
+ * and immutable: a link is a second name of the same file, and pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
  * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving` and `texts` entry.
  *
- * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...')
+ * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22')
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -27,7 +29,8 @@ import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
 import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 
 export interface HistoryTable {
-  /** the model (pipeline/sql/history/<name>.sql: a table with a `month` column, 'YYYY-MM') and the folder's name */
+  /** the model (pipeline/sql/history/<name>.sql: a table or view with a `day` column, the row's UTC day, DATE) and
+   * the folder's name */
   name: string
   /** the Parquet columns and their types, key first */
   columns: Record<string, string>
@@ -89,20 +92,25 @@ export const HISTORY_TABLES: HistoryTable[] = [
 ]
 
 /**
- * The version of how a part is written (raise it when writeMonth, or the writers it calls, change what they write:
+ * The version of how a part is written (raise it when writePeriod, or the writers it calls, change what they write:
  * every part is written again).
  */
 const PARTS_VERSION = 1
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
-const partPath = (table: string, month: string) => path.join(table, `month=${month}`)
+const partPath = (table: string, period: string) => path.join(table, `period=${period}`)
 export const PART_FILE = 'data.parquet'
+
+/** A row's part (SQL): its day's month, or its day when in the month of `buildDate` (YYYY-MM-DD). */
+const periodOf = (buildDate: string) =>
+  `if(strftime(day, '%Y-%m') = ${sqlString(buildDate.slice(0, 7))}, strftime(day, '%Y-%m-%d'), strftime(day, '%Y-%m'))`
 
 /**
  * Write (or link from `previousDir`, the snapshot `current` points to) every part of every history table into
- * `dir`; the manifest's entries for them.
+ * `dir`, the snapshot of `buildDate`; the manifest's entries for them.
  */
-export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null) {
+export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string) {
+  const periodSql = periodOf(buildDate)
   const started = Date.now()
   const previous = readManifest(previousDir)
   const files: ManifestFile[] = []
@@ -112,23 +120,23 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
     // a part is linked only when written by the same definition: a changed layout writes every part again
     const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
-    const months = await queryRows(
+    const periods = await queryRows(
       conn,
-      `SELECT month, count(*)::INTEGER AS rows, sum(hash(${Object.keys(table.columns).join(', ')}))::VARCHAR AS hashes
-       FROM ${table.name} GROUP BY month ORDER BY month`,
+      `SELECT ${periodSql} AS period, count(*)::INTEGER AS rows, sum(hash(${Object.keys(table.columns).join(', ')}))::VARCHAR AS hashes
+       FROM ${table.name} GROUP BY period ORDER BY period`,
     )
     parts[table.name] = []
-    for (const { month, rows, hashes } of months as { month: string; rows: number; hashes: string }[]) {
-      const fingerprint = crypto.createHash('sha256').update(`${definition}\n${month}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
-      parts[table.name].push({ month, rows, fingerprint })
-      const file = path.join(partPath(table.name, month), PART_FILE)
-      const same = previous?.parts?.[table.name]?.some((p) => p.month === month && p.fingerprint === fingerprint)
+    for (const { period, rows, hashes } of periods as { period: string; rows: number; hashes: string }[]) {
+      const fingerprint = crypto.createHash('sha256').update(`${definition}\n${period}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
+      parts[table.name].push({ period, rows, fingerprint })
+      const file = path.join(partPath(table.name, period), PART_FILE)
+      const same = previous?.parts?.[table.name]?.some((p) => p.period === period && p.fingerprint === fingerprint)
       const entry = same ? previous!.files.find((f) => f.file === file) : undefined
-      if (entry && linkPart(previousDir!, dir, table, month)) {
+      if (entry && linkPart(previousDir!, dir, table, period)) {
         files.push(entry)
         count.linked++
       } else {
-        files.push(await writePart(conn, dir, table, { month, rows }, columns))
+        files.push(await writePart(conn, dir, table, { period, rows }, columns, `${periodSql} = ${sqlString(period)}`))
         count.written++
         count.rows += rows
       }
@@ -143,14 +151,14 @@ function readManifest(dir: string | null): Manifest | null {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest
   } catch (error) {
-    log.warn('build.history_parts_unlinked', { current: dir, error: (error as Error).message, meaning: 'every month written' })
+    log.warn('build.history_parts_unlinked', { current: dir, error: (error as Error).message, meaning: 'every part written' })
     return null
   }
 }
 
 /** Hard-link a part's Parquet file and serving files from `from` into `to`; false (nothing linked) when one is missing. */
-function linkPart(from: string, to: string, table: HistoryTable, month: string): boolean {
-  const part = partPath(table.name, month)
+function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
+  const part = partPath(table.name, period)
   const serving = path.join('serving', part)
   const columns = [
     ...(table.key ? ['platform_id', 'offsets'] : []),
@@ -172,27 +180,27 @@ function linkPart(from: string, to: string, table: HistoryTable, month: string):
   }
 }
 
-/** Write one month of `table`: its Parquet file and its serving folder, after auditing its keys. */
-async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, part: { month: string; rows: number }, columns: string): Promise<ManifestFile> {
-  // the month's rows read once from the whole history, then by every step from this connection's temporary table
+/** Write one part of `table`: its Parquet file and its serving folder, after auditing its keys. */
+async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTable, part: { period: string; rows: number }, columns: string, where: string): Promise<ManifestFile> {
+  // the part's rows read once from the whole history, then by every step from this connection's temporary table
   const source = 'history_part'
-  await conn.run(`CREATE OR REPLACE TEMP TABLE ${source} AS SELECT * FROM ${table.name} WHERE month = ${sqlString(part.month)}`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${source} AS SELECT * FROM ${table.name} WHERE ${where}`)
   try {
-    return await writeMonth(conn, dir, table, part, columns, source)
+    return await writePeriod(conn, dir, table, part, columns, source)
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${source}`)
   }
 }
 
-async function writeMonth(conn: DuckDBConnection, dir: string, table: HistoryTable, { month, rows }: { month: string; rows: number }, columns: string, source: string) {
+async function writePeriod(conn: DuckDBConnection, dir: string, table: HistoryTable, { period, rows }: { period: string; rows: number }, columns: string, source: string) {
   const duplicates = await queryRows(conn, `SELECT ${table.unique.join(', ')}, count(*) AS rows FROM ${source} GROUP BY ALL HAVING count(*) > 1 LIMIT 5`)
-  if (duplicates.length > 0) throw new AuditError('history_unique_keys', duplicates.map((row) => ({ table: table.name, month, ...row })))
+  if (duplicates.length > 0) throw new AuditError('history_unique_keys', duplicates.map((row) => ({ table: table.name, period, ...row })))
   const order = `ORDER BY ${table.key ? `${table.key}, ` : ''}${table.order}`
-  const file = path.join(partPath(table.name, month), PART_FILE)
+  const file = path.join(partPath(table.name, period), PART_FILE)
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
   await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (${PARQUET_OPTIONS})`)
 
-  const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, month)))
+  const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, period)))
   try {
     if (table.key) await writeKeys(conn, out, source)
     await writeColumns(conn, out, source, table.serving, order)

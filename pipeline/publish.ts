@@ -28,15 +28,18 @@ export interface Manifest {
   raw_files: { file: string; rows: number; sha256: string }[]
   files: ManifestFile[]
   score_params: Record<string, unknown>
-  /** the monthly parts of each history table (pipeline/history-parts.ts); their Parquet files are among `files` */
+  /** the parts of each history table (pipeline/history-parts.ts); their Parquet files are among `files` */
   parts: Record<string, PartEntry[]>
   /** how the state was brought to build_date: a night on the day before's state, or a fold from scratch */
   state: { dir: string; mode: 'night' | 'import'; replayed_days: string[]; rewound_to: string | null; unfolded_raw_days: string[] }
 }
 
-/** A month of a history table: its row count and the fingerprint that tells whether the next night can link it. */
+/**
+ * A part of a history table (a closed month, YYYY-MM, or a day of the build date's month, YYYY-MM-DD): its row count
+ * and the fingerprint that tells whether the next night can link it.
+ */
 export interface PartEntry {
-  month: string
+  period: string
   rows: number
   fingerprint: string
 }

@@ -10,8 +10,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
 
-/** The layout version of `serving/` (3: the follower counts and the tweets in monthly parts); the server reads this one only. */
-export const SERVING_FORMAT = 3
+/**
+ * The layout version of `serving/` (4: the follower counts and the tweets in parts of a closed month or of a day of
+ * the build date's month); the server reads this one only.
+ */
+export const SERVING_FORMAT = 4
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`

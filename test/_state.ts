@@ -12,8 +12,8 @@ import { MARTS } from '../pipeline/models.ts'
 import { readParquet } from './_fixtures.ts'
 
 /**
- * Every mart of the snapshot in `dir`, row for row (`only`: these marts), and, without `only`, every monthly part of
- * the history tables (keyed `<table>/month=YYYY-MM`).
+ * Every mart of the snapshot in `dir`, row for row (`only`: these marts), and, without `only`, every part of the
+ * history tables (keyed `<table>/period=YYYY-MM[-DD]`).
  */
 export async function marts(dir: string, only?: readonly string[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
@@ -22,7 +22,7 @@ export async function marts(dir: string, only?: readonly string[]): Promise<Reco
       out[name] = await readParquet(path.join(dir, `${name}.parquet`))
       continue
     }
-    // a history table: its months, and each month's rows
+    // a history table: its parts, and each part's rows
     const parts = fs.existsSync(path.join(dir, name)) ? fs.readdirSync(path.join(dir, name)).sort() : []
     out[name] = parts
     for (const part of parts) out[`${name}/${part}`] = await readParquet(path.join(dir, name, part, PART_FILE))

@@ -1,9 +1,9 @@
 /**
- * History tables written once per month (docs/snapshot.md, "History parts"): a night writes the months whose rows
- * changed and hard-links the others from the snapshot `current` points to, and its months equal a fold of the same
- * days from scratch; a late day in a past month writes that
- * month again, and so does a tweet delivered again into it; a part missing from `current` is written, not linked;
- * the server refuses a snapshot of the layout before.
+ * History tables in parts (docs/snapshot.md, "History parts"): a closed month, or a day of the build date's month. A
+ * night writes the parts whose rows changed and hard-links the others from the snapshot `current` points to, and its
+ * parts equal a fold of the same days from scratch; the first night of a month writes the month that closed as one
+ * part; a late day in a past month writes that month again, and so does a tweet delivered again into it; a part
+ * missing from `current` is written, not linked; the server refuses a snapshot of the layout before.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -15,38 +15,47 @@ import { baseRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_f
 import { loadSnapshot } from '../server/snapshot/load.ts'
 import { snapshotQuery } from './_setup.ts'
 
-/** baseRaw's follower counts fall on these days: October 20th and November 1st to 22nd. */
+/** The raw day folders; baseRaw's follower counts fall on October 20th and on November 1st, 10th, 16th, 20th and 22nd. */
 const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20', '2026-11-21', '2026-11-22']
 
-const part = (dir: string, month: string) => path.join(dir, 'followers_count_history', `month=${month}`, PART_FILE)
-const servingPart = (dir: string, month: string) => path.join(dir, 'serving', 'followers_count_history', `month=${month}`, 'day.bin')
+const part = (dir: string, period: string) => path.join(dir, 'followers_count_history', `period=${period}`, PART_FILE)
+const servingPart = (dir: string, period: string) => path.join(dir, 'serving', 'followers_count_history', `period=${period}`, 'day.bin')
 const inode = (file: string) => fs.statSync(file).ino
 
 async function nightsFrom(name: string) {
   const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), DAYS)
   const snapshots = tempDir(name)
   // a night in October, so that a day folder delivered late into October has a built day to rewind to
-  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-10-20' })
+  const october = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-10-20' })
   const first = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })
   const second = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
-  return { raw, snapshots, first, second }
+  return { raw, snapshots, october, first, second }
 }
+
+const periods = (built: { manifest: { parts: Record<string, { period: string }[]> } }, table = 'followers_count_history') =>
+  built.manifest.parts[table].map((p) => p.period)
 
 const History = suite('history parts')
 
-History('a night links the months that did not change and writes the ones that did', async () => {
+History("a night links the parts that did not change and writes the build date's day", async () => {
   const { first, second } = await nightsFrom('parts-link')
-  assert.equal(second.manifest.parts.followers_count_history.map((p) => p.month), ['2026-10', '2026-11'])
-  // October is the same rows: the same files (one inode, two names); November gained the 22nd: written again
-  assert.is(inode(part(second.dir, '2026-10')), inode(part(first.dir, '2026-10')))
-  assert.is(inode(servingPart(second.dir, '2026-10')), inode(servingPart(first.dir, '2026-10')))
-  assert.is.not(inode(part(second.dir, '2026-11')), inode(part(first.dir, '2026-11')))
-  assert.is.not(inode(servingPart(second.dir, '2026-11')), inode(servingPart(first.dir, '2026-11')))
+  // October closed: one part; November, the build date's month: a part per day with rows
+  const november = ['2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20']
+  assert.equal(periods(first), ['2026-10', ...november])
+  assert.equal(periods(second), ['2026-10', ...november, '2026-11-22'])
+  // the same rows: the same files (one inode, two names)
+  for (const period of ['2026-10', ...november]) {
+    assert.is(inode(part(second.dir, period)), inode(part(first.dir, period)), period)
+    assert.is(inode(servingPart(second.dir, period)), inode(servingPart(first.dir, period)), period)
+  }
+  assert.not.ok(fs.existsSync(part(first.dir, '2026-11-22')))
   // the linked part is listed in the manifest like a written one
-  const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/month=2026-10/data.parquet')
+  const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/period=2026-10/data.parquet')
   assert.ok(listed, 'the linked month is in the manifest')
   assert.equal(listed, first.manifest.files.find((f) => f.file === listed.file))
-  assert.equal(await readParquet(part(second.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', month: '2026-10' }])
+  assert.equal(await readParquet(part(second.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', period: '2026-10' }])
+  const day = await readParquet(part(second.dir, '2026-11-22'))
+  assert.equal([...new Set(day.map((r) => `${r.date} in ${r.period}`))], ['2026-11-22 in 2026-11-22'])
 
   // every monitored account's series, as the view over the parts gives it
   const query = await snapshotQuery(second.dir)
@@ -60,11 +69,21 @@ History('a night links the months that did not change and writes the ones that d
   ])
 })
 
-History('nights across a month boundary give the same months, row for row, as a fold of the same days from scratch', async () => {
+History('the first night of a month writes the month that closed as one part, in place of its days', async () => {
+  const { october, first } = await nightsFrom('parts-close')
+  assert.equal(periods(october), ['2026-10-20'])
+  assert.equal(periods(first)[0], '2026-10')
+  assert.equal(await readParquet(part(first.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', period: '2026-10' }])
+  assert.not.ok(fs.existsSync(path.join(first.dir, 'followers_count_history', 'period=2026-10-20')))
+  assert.not.ok(fs.existsSync(path.join(first.dir, 'serving', 'followers_count_history', 'period=2026-10-20')))
+})
+
+History('nights across a month boundary give the same parts, row for row, as a fold of the same days from scratch', async () => {
   const { raw, second } = await nightsFrom('parts-rebuild')
   const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('parts-rebuild-full'), date: '2026-11-22', rebuild: true })
-  for (const month of ['2026-10', '2026-11']) {
-    assert.equal(await readParquet(part(second.dir, month)), await readParquet(part(full.dir, month)), month)
+  assert.equal(periods(second), periods(full))
+  for (const period of periods(full)) {
+    assert.equal(await readParquet(part(second.dir, period)), await readParquet(part(full.dir, period)), period)
   }
   assert.equal(second.manifest.parts.followers_count_history, full.manifest.parts.followers_count_history)
 })
@@ -86,10 +105,10 @@ History('a part missing from the current snapshot is written again, not linked',
   const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
   assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
-  assert.is(inode(part(rerun.dir, '2026-11')), inode(part(second.dir, '2026-11')))
+  assert.is(inode(part(rerun.dir, '2026-11-22')), inode(part(second.dir, '2026-11-22')))
 })
 
-History('tweets: a month (UTC) is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the months', async () => {
+History('tweets: a month (UTC) is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the parts', async () => {
   const october = [id(505), id(4), '2026-10-20T09:00:00+00:00', 'october', [], 3, 0, 0, 10, [id(7)]]
   // the 1st of November in Paris is still October in UTC
   const halloween = [id(506), id(13), '2026-11-01T00:30:00+01:00', 'halloween', [], 0, 0, 0, 1, [id(7)]]
@@ -103,15 +122,17 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   const built = []
   for (const date of ['2026-10-20', '2026-11-20', '2026-11-21', '2026-11-22']) built.push(await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date }))
   const [, first, second, third] = built
-  const tweetsPart = (dir: string, month: string) => path.join(dir, 'tweets', `month=${month}`, PART_FILE)
-  const tweetTexts = (dir: string, month: string) => path.join(dir, 'serving', 'tweets', `month=${month}`, 'text.utf8.bin')
-  assert.equal(second.manifest.parts.tweets.map((p) => p.month), ['2026-10', '2026-11'])
+  const tweetsPart = (dir: string, period: string) => path.join(dir, 'tweets', `period=${period}`, PART_FILE)
+  const tweetTexts = (dir: string, period: string) => path.join(dir, 'serving', 'tweets', `period=${period}`, 'text.utf8.bin')
+  // October closed, November's tweets a part per day of creation (UTC)
+  assert.is(periods(second, 'tweets')[0], '2026-10')
+  assert.ok(periods(second, 'tweets').slice(1).every((p) => /^2026-11-\d\d$/.test(p)), periods(second, 'tweets').join())
   assert.is(inode(tweetsPart(second.dir, '2026-10')), inode(tweetsPart(first.dir, '2026-10')))
   assert.is(inode(tweetTexts(second.dir, '2026-10')), inode(tweetTexts(first.dir, '2026-10')))
   assert.is.not(inode(tweetsPart(third.dir, '2026-10')), inode(tweetsPart(second.dir, '2026-10')))
   assert.equal((await readParquet(tweetsPart(third.dir, '2026-10'))).map((r) => [r.text, r.favorites]), [['halloween', '0'], ['october', '9']])
 
-  // created_at desc across the months: the view's tweet_idx, the mentions' and the server's are the same
+  // created_at desc across the parts: the view's tweet_idx, the mentions' and the server's are the same
   const query = await snapshotQuery(third.dir)
   const mentioned = await query<{ tweet_idx: number; tweet_id: string }>(
     `select m.tweet_idx, t.tweet_id::varchar as tweet_id from mentions m join tweets t using (tweet_idx)
@@ -124,17 +145,17 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.text.at(4), tweets.favorites[4]], [null, 'halloween', 'october', 9])
 })
 
-History('the server refuses a snapshot written before the tweets parts (serving format 2), saying to build', async () => {
+History('the server refuses a snapshot written before the daily parts (serving format 3), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 2 }))
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 3 }))
   await loadSnapshot(old).then(
-    () => assert.unreachable('a format 2 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 2, this server reads format 3: build a snapshot with this version \(npm run build\)/),
+    () => assert.unreachable('a format 3 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 3, this server reads format 4: build a snapshot with this version \(npm run build\)/),
   )
-  assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 2)
+  assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 6)
 })
 
 History.run()

@@ -302,17 +302,17 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
       }
       await db.conn.run('rollback')
     }
-    // a history table's key twice (an account's date, a tweet): its month is not written
+    // a history table's key twice (an account's date, a tweet): its part is not written
     for (const [table, rows] of [['followers_count_history', 'followers_count_history'], ['tweets', 'int_tweets']]) {
       await db.conn.run('begin transaction')
       await db.conn.run(`insert into ${rows} select * from ${rows} limit 1`)
       try {
-        await writeHistoryParts(db.conn, tempDir('audit-parts'), null)
+        await writeHistoryParts(db.conn, tempDir('audit-parts'), null, BUILD_DATE)
         assert.unreachable(`a repeated key in ${table} must fail the build`)
       } catch (error) {
         if (!(error instanceof AuditError)) throw error
         assert.is(error.audit, 'history_unique_keys')
-        assert.match(String(error.sample[0].table) + ' ' + String(error.sample[0].month), new RegExp(`^${table} 2026-1\\d$`))
+        assert.match(String(error.sample[0].table) + ' ' + String(error.sample[0].period), new RegExp(`^${table} 2026-1\\d(-\\d\\d)?$`))
       }
       await db.conn.run('rollback')
     }

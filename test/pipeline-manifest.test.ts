@@ -30,12 +30,12 @@ const SCHEMAS: Record<string, string> = {
   'account_tags.parquet': 'account_idx INTEGER, platform_id UBIGINT, tag_id INTEGER, tag_category_id INTEGER',
   'smart_followers.parquet': 'target_idx INTEGER, follower_idx INTEGER, target_id UBIGINT, follower_id UBIGINT, subscribed_at TIMESTAMP, follower_score DOUBLE, follower_followers_count BIGINT, pos_by_followers INTEGER, pos_by_subscribed INTEGER',
   'categorized_followers_count.parquet': 'target_idx INTEGER, target_id UBIGINT, ordinal INTEGER, name VARCHAR, category_id INTEGER, cnt BIGINT',
-  'followers_count_history/month=*/data.parquet': 'platform_id UBIGINT, date DATE, followers_count BIGINT',
+  'followers_count_history/period=*/data.parquet': 'platform_id UBIGINT, date DATE, followers_count BIGINT',
   'followers_diff.parquet': 'account_idx INTEGER, platform_id UBIGINT, week_date DATE, week_diff BIGINT, month_date DATE, month_diff BIGINT',
   'friendship_followed.parquet': 'target_idx INTEGER, target_id UBIGINT, follower_idx INTEGER, follower_id UBIGINT, action VARCHAR, event_date DATE',
   'friendship_following.parquet': 'source_idx INTEGER, source_id UBIGINT, followed_idx INTEGER, followed_id UBIGINT, action VARCHAR, event_date DATE, platform_score DOUBLE',
   'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
-  'tweets/month=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
+  'tweets/period=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
   'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
   'score_dates.parquet': 'date DATE',
   'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
@@ -49,8 +49,8 @@ const SCHEMAS: Record<string, string> = {
 
 Manifest('manifest :: every file has exactly the documented columns, types and column order', async () => {
   const { manifest } = await built
-  // every monthly part of a history table has the same columns
-  const actual = Object.fromEntries(manifest.files.map((f) => [f.file.replace(/month=\d{4}-\d{2}/, 'month=*'), f.schema.map((c) => `${c.name} ${c.type}`).join(', ')]))
+  // every part of a history table has the same columns
+  const actual = Object.fromEntries(manifest.files.map((f) => [f.file.replace(/period=\d{4}-\d{2}(-\d{2})?/, 'period=*'), f.schema.map((c) => `${c.name} ${c.type}`).join(', ')]))
   assert.equal(actual, SCHEMAS)
 })
 
@@ -97,13 +97,15 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     assert.ok(rows.length > 0, table)
     assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
   }
-  // a history table's monthly parts: each account's rows from offsets[k] on, as in the part's Parquet file
-  const histories: [string, string, string, string[]][] = [
-    ['followers_count_history', 'followers_count', 'followers_count', ['month=2026-10', 'month=2026-11']],
-  ]
-  for (const [table, name, value, months] of histories) {
-    assert.equal(fs.readdirSync(path.join(dir, table)), months, table)
-    for (const part of months) {
+  // a history table's parts (October closed, November's days): each account's rows from offsets[k] on, as in the
+  // part's Parquet file
+  const histories: [string, string, string][] = [['followers_count_history', 'followers_count', 'followers_count']]
+  for (const [table, name, value] of histories) {
+    const parts = fs.readdirSync(path.join(dir, table))
+    assert.is(parts[0], 'period=2026-10', table)
+    assert.ok(parts.length > 2 && parts.slice(1).every((p) => /^period=2026-11-\d\d$/.test(p)), parts.join())
+    assert.equal(fs.readdirSync(path.join(serving, table)), parts, table)
+    for (const part of parts) {
       const folder = path.join(serving, table, part)
       const read = (column: string, Array: typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS]) => {
         const bytes = fs.readFileSync(path.join(folder, `${column}.bin`))
@@ -116,7 +118,7 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
       assert.equal(ids.flatMap((id, k) => Array(Number(offsets[k + 1]) - Number(offsets[k])).fill(id)), rows.map((r) => String(r.platform_id)), part)
     }
   }
-  // the tweets' monthly parts (no key): every column row for row as in the part's Parquet file, the text as bytes
+  // the tweets' parts (no key): every column row for row as in the part's Parquet file, the text as bytes
   const months = fs.readdirSync(path.join(dir, 'tweets'))
   assert.ok(months.length > 0)
   for (const part of months) {

@@ -1,13 +1,13 @@
 /**
  * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
  * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
- * row per scanned day, in monthly parts; scores one row per change, read over the scored dates.
+ * row per scanned day, in parts (a closed month or a day); scores one row per change, read over the scored dates.
  *
  * @example const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
-import type { MonthlySeries } from '../snapshot/monthly-series.ts'
+import type { SeriesParts } from '../snapshot/series-parts.ts'
 import type { DiskColumn } from '../snapshot/serving-files.ts'
 import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
@@ -24,12 +24,12 @@ export interface ScoreSeries {
 }
 
 /**
- * Account `idx`'s rows dated `oldest` or later (any later than today too), newest day first across the months: their
+ * Account `idx`'s rows dated `oldest` or later (any later than today too), newest day first across the parts: their
  * days, and `read(from, to)`, the values of rows from..to-1 (only those are read from disk). None for an account whose
  * series is not answered.
  */
-function accountRows<K extends string>(series: MonthlySeries<K>, idx: number, oldest: number) {
-  const segments: { part: MonthlySeries<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
+function accountRows<K extends string>(series: SeriesParts<K>, idx: number, oldest: number) {
+  const segments: { part: SeriesParts<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
   let length = 0
   for (const part of series.answered[idx] ? series.parts : []) {
     const k = findId(part.ids, series.accountIds[idx])
@@ -81,7 +81,7 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
  * The days of account `idx`'s follower counts dated today or the previous `days - 1` days (any day after today
  * skipped), newest first, and `counts(from, to)`: the counts of days from..to-1.
  */
-export function followerCounts(series: MonthlySeries<'followers_count'>, idx: number, today: number, days: number) {
+export function followerCounts(series: SeriesParts<'followers_count'>, idx: number, today: number, days: number) {
   const { day, read } = accountRows(series, idx, today - days + 1)
   const skip = rowsSince(day, today + 1)
   return { day: day.slice(skip), counts: (from: number, to: number) => read('followers_count', skip + from, skip + to) }
@@ -99,7 +99,7 @@ function rowsSince(day: ArrayLike<number>, oldest: number): number {
  * of the oldest stored value, newest minus oldest (0 with fewer than two values), and that difference signed (`+N`,
  * `-N` or `0`).
  */
-export function diffBody(series: MonthlySeries<'followers_count'>, idx: number, now: Date) {
+export function diffBody(series: SeriesParts<'followers_count'>, idx: number, now: Date) {
   const today = utcDay(now)
   const { day, counts } = followerCounts(series, idx, today, 30)
   return windowsBody(day, counts(0, day.length), today, 0)

@@ -17,7 +17,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
-import { openMonthlySeries } from './monthly-series.ts'
+import { openSeriesParts } from './series-parts.ts'
 import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
@@ -127,8 +127,8 @@ export async function loadSnapshot(dir: string) {
       categoryId: array('categorized_followers_count.category_id', 'i16'),
       cnt: array('categorized_followers_count.cnt', 'u32'),
     },
-    /** followers_count_history's monthly parts, newest first; the monitored accounts' series are answered. */
-    followersCountHistory: openMonthlySeries(realDir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored),
+    /** followers_count_history's parts, newest first; the monitored accounts' series are answered. */
+    followersCountHistory: openSeriesParts(realDir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored),
     /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
     friendshipFollowed: {
       offsets: offsets('friendship_followed'),

@@ -107,8 +107,8 @@ export interface ServingFiles {
   reference: Record<string, Record<string, unknown>[]>
 }
 
-/** The serving folder `dir`: a snapshot's `serving/` (with its `reference.json`), or a history month's folder in it. */
-export function openServingFiles(dir: string, kind: 'snapshot' | 'month' = 'snapshot'): ServingFiles {
+/** The serving folder `dir`: a snapshot's `serving/` (with its `reference.json`), or a history part's folder in it. */
+export function openServingFiles(dir: string, kind: 'snapshot' | 'part' = 'snapshot'): ServingFiles {
   const { format, columns } = JSON.parse(fs.readFileSync(path.join(dir, 'columns.json'), 'utf8')) as ColumnsFile
   if (format !== SERVING_FORMAT) {
     throw new Error(`${dir}: serving columns of format ${format}, this server reads format ${SERVING_FORMAT}: build a snapshot with this version (npm run build)`)

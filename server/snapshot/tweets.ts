@@ -1,17 +1,18 @@
 /**
- * The stored tweets, in monthly parts (`serving/tweets/month=YYYY-MM/`, written by pipeline/history-parts.ts; see
- * docs/snapshot.md): the parts newest month first hold the tweets in the snapshot's order (created_at desc, tweet_id
- * desc), so a tweet's `tweet_idx`, which mentions refer to, is its part's first index plus its row in the part.
- * The numbers are gathered into one array each at load; the texts stay on disk, read from their part.
+ * The stored tweets, in parts by the day they were created on (`serving/tweets/period=YYYY-MM[-DD]/`, a closed month
+ * or a day of the build date's month, written by pipeline/history-parts.ts; see docs/snapshot.md): the parts newest
+ * first hold the tweets in the snapshot's order (created_at desc, tweet_id desc), so a tweet's `tweet_idx`, which
+ * mentions refer to, is its part's first index plus its row in the part. The numbers are gathered into one array
+ * each at load; the texts stay on disk, read from their part.
  *
  * @example const tweets = loadTweets(dir); tweets.text.at(tweets.tweetId.length - 1) // the oldest tweet's text
  */
 import { SERVING_ARRAYS, type ColumnType } from '../../pipeline/serving-writer.ts'
-import { monthFolders } from './monthly-series.ts'
+import { partFolders } from './series-parts.ts'
 import { openServingFiles, type ArrayOf, type Column } from './serving-files.ts'
 
 export function loadTweets(snapshotDir: string) {
-  const parts = monthFolders(snapshotDir, 'tweets').map((folder) => openServingFiles(folder, 'month'))
+  const parts = partFolders(snapshotDir, 'tweets').map((folder) => openServingFiles(folder, 'part'))
   const texts = parts.map((part) => part.texts('text', 'disk'))
   /** the tweet_idx of each part's first row, then the number of tweets */
   const firsts = texts.reduce((at, t) => [...at, at.at(-1)! + t.length], [0])

@@ -1,7 +1,8 @@
--- followers_count_history/month=YYYY-MM/data.parquet — grain: one row per account per scanned day (≤ build_date),
--- every account the crawler counted (the view of pipeline/snapshot-sql.ts and the API keep the monitored ones).
--- columns: platform_id, date, followers_count (+ month, the part). sort within a part: platform_id, date desc
+-- followers_count_history/period=<YYYY-MM | YYYY-MM-DD>/data.parquet — grain: one row per account per scanned day
+-- (≤ build_date), every account the crawler counted (the view of pipeline/snapshot-sql.ts and the API keep the
+-- monitored ones).
+-- columns: platform_id, date, followers_count (+ day, which picks the part). sort within a part: platform_id, date desc
 create or replace table followers_count_history as
-select platform_id, scan_date as date, followers_count, strftime(scan_date, '%Y-%m') as month
+select platform_id, scan_date as date, followers_count, scan_date as day
 from int_follower_counts
 where scan_date <= getvariable('build_date');

@@ -1,13 +1,14 @@
--- tweets/month=YYYY-MM/data.parquet — grain: one row per stored tweet (created ≤ build_date), in the part of the
--- month (UTC) it was created in; the tweets mentions.parquet refers to by tweet_idx (the view of
+-- tweets/period=<YYYY-MM | YYYY-MM-DD>/data.parquet — grain: one row per stored tweet (created ≤ build_date), in the
+-- part of the day (UTC) it was created on; the tweets mentions.parquet refers to by tweet_idx (the view of
 -- pipeline/snapshot-sql.ts numbers them).
--- columns: tweet_id, author_id, created_at, created_at_iso, text, favorites, retweets, replies, views (+ month, the
---   part). sort within a part: created_at desc, tweet_id desc. A view: the rows are int_tweets' (kept after the marts).
+-- columns: tweet_id, author_id, created_at, created_at_iso, text, favorites, retweets, replies, views (+ day, which
+--   picks the part). sort within a part: created_at desc, tweet_id desc. A view: the rows are int_tweets' (kept after
+--   the marts).
 create or replace view tweets as
 select tweet_id, author_id, created_at,
   -- the UTC wall clock from the instant's microseconds (the same text as through a time-zone conversion, in a third
   -- of the time)
   strftime(make_timestamp(epoch_us(created_at)), '%Y-%m-%dT%H:%M:%S+00:00') as created_at_iso,
   text, favorites, retweets, replies, views,
-  strftime(make_timestamp(epoch_us(created_at)), '%Y-%m') as month
+  make_timestamp(epoch_us(created_at))::DATE as day
 from int_tweets;

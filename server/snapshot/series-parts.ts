@@ -1,18 +1,18 @@
 /**
- * A daily series stored as monthly parts (`serving/<table>/month=YYYY-MM/`, written by pipeline/history-parts.ts; see
- * docs/snapshot.md): per part, the account ids it holds (ascending), their row offsets and the rows' days in memory
- * (2 bytes a row: a period is found without a read per month), the values on disk, an account's rows newest day
- * first.
+ * A daily series stored in parts, a closed month or a day of the build date's month (`serving/<table>/period=YYYY-MM/`
+ * or `period=YYYY-MM-DD/`, written by pipeline/history-parts.ts; see docs/snapshot.md): per part, the account ids it
+ * holds (ascending), their row offsets and the rows' days in memory (2 bytes a row: a period is found without a read
+ * per part), the values on disk, an account's rows newest day first.
  *
- * @example const history = openMonthlySeries(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
+ * @example const history = openSeriesParts(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ColumnType } from '../../pipeline/serving-writer.ts'
 import { openServingFiles, type DiskColumn } from './serving-files.ts'
 
-export interface MonthlyPart<K extends string> {
-  /** the month's first day (days since 1970-01-01) */
+export interface SeriesPart<K extends string> {
+  /** the part's first day (days since 1970-01-01) */
   firstDay: number
   /** the rows of `ids[k]` are `offsets[k] .. offsets[k + 1] - 1` */
   ids: BigUint64Array
@@ -21,28 +21,28 @@ export interface MonthlyPart<K extends string> {
   values: Record<K, DiskColumn<ColumnType>>
 }
 
-export interface MonthlySeries<K extends string> {
-  /** newest month first */
-  parts: MonthlyPart<K>[]
+export interface SeriesParts<K extends string> {
+  /** newest part first */
+  parts: SeriesPart<K>[]
   /** each account_idx's platform id */
   accountIds: BigUint64Array
   /** 1 for the accounts whose series are answered (the others have none) */
   answered: Uint8Array
 }
 
-export function openMonthlySeries<K extends string>(
+export function openSeriesParts<K extends string>(
   snapshotDir: string,
   table: string,
   columns: Record<K, ColumnType>,
   accountIds: BigUint64Array,
   answered: Uint8Array,
-): MonthlySeries<K> {
-  const parts = monthFolders(snapshotDir, table).map((folder) => {
-    const files = openServingFiles(folder, 'month')
+): SeriesParts<K> {
+  const parts = partFolders(snapshotDir, table).map((folder) => {
+    const files = openServingFiles(folder, 'part')
     const values = {} as Record<K, DiskColumn<ColumnType>>
     for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
     return {
-      firstDay: Date.parse(`${path.basename(folder).slice('month='.length)}-01T00:00:00Z`) / 86_400_000,
+      firstDay: Date.parse(`${path.basename(folder).slice('period='.length)}-01`.slice(0, 10)) / 86_400_000,
       ids: files.array('platform_id', 'u64'),
       offsets: files.array('offsets', 'i32'),
       day: files.array('day', 'u16'),
@@ -52,8 +52,8 @@ export function openMonthlySeries<K extends string>(
   return { parts, accountIds, answered }
 }
 
-/** The serving folders of `table`'s monthly parts (`serving/<table>/month=YYYY-MM/`), newest month first. */
-export function monthFolders(snapshotDir: string, table: string): string[] {
+/** The serving folders of `table`'s parts (`serving/<table>/period=YYYY-MM[-DD]/`), newest first. */
+export function partFolders(snapshotDir: string, table: string): string[] {
   const dir = path.join(snapshotDir, 'serving', table)
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse().map((month) => path.join(dir, month)) : []
 }
