@@ -101,16 +101,26 @@ const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 const partPath = (table: string, period: string) => path.join(table, `period=${period}`)
 export const PART_FILE = 'data.parquet'
 
-/** A row's part (SQL): its day's month, or its day when in the month of `buildDate` (YYYY-MM-DD). */
-const periodOf = (buildDate: string) =>
-  `if(strftime(day, '%Y-%m') = ${sqlString(buildDate.slice(0, 7))}, strftime(day, '%Y-%m-%d'), strftime(day, '%Y-%m'))`
+/**
+ * The parts of a table in the snapshot of `buildDate` (SQL over its `day` column, DATE): each part's first day
+ * (`start`: a month's first day, or a day of the build date's month) and the condition of its rows.
+ */
+function periodsOf(buildDate: string) {
+  const open = `DATE '${buildDate.slice(0, 7)}-01'`
+  return {
+    start: `if(day >= ${open}, day, date_trunc('month', day)::DATE)`,
+    name: (start: string) => `if(${start} >= ${open}, strftime(${start}, '%Y-%m-%d'), strftime(${start}, '%Y-%m'))`,
+    rows: (period: string) =>
+      period.length === 10 ? `day = DATE '${period}'` : `day >= DATE '${period}-01' AND day < DATE '${period}-01' + INTERVAL 1 MONTH`,
+  }
+}
 
 /**
  * Write (or link from `previousDir`, the snapshot `current` points to) every part of every history table into
  * `dir`, the snapshot of `buildDate`; the manifest's entries for them.
  */
 export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string) {
-  const periodSql = periodOf(buildDate)
+  const parting = periodsOf(buildDate)
   const started = Date.now()
   const previous = readManifest(previousDir)
   const files: ManifestFile[] = []
@@ -122,8 +132,10 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const periods = await queryRows(
       conn,
-      `SELECT ${periodSql} AS period, count(*)::INTEGER AS rows, sum(hash(${Object.keys(table.columns).join(', ')}))::VARCHAR AS hashes
-       FROM ${table.name} GROUP BY period ORDER BY period`,
+      `SELECT ${parting.name('start')} AS period, rows, hashes FROM (
+         SELECT ${parting.start} AS start, count(*)::INTEGER AS rows, sum(hash(${Object.keys(table.columns).join(', ')}))::VARCHAR AS hashes
+         FROM ${table.name} GROUP BY start
+       ) ORDER BY start`,
     )
     parts[table.name] = []
     for (const { period, rows, hashes } of periods as { period: string; rows: number; hashes: string }[]) {
@@ -136,7 +148,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
         files.push(entry)
         count.linked++
       } else {
-        files.push(await writePart(conn, dir, table, { period, rows }, columns, `${periodSql} = ${sqlString(period)}`))
+        files.push(await writePart(conn, dir, table, { period, rows }, columns, parting.rows(period)))
         count.written++
         count.rows += rows
       }
