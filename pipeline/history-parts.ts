@@ -1,15 +1,16 @@
 /**
  * History tables, each closed month written once (docs/snapshot.md, "History parts"): a table that grows every day is
- * split into parts by the UTC day of its rows: one part per calendar month before the build date's month, one per day
- * of the build date's month (the open month), `<table>/period=YYYY-MM/data.parquet` or `period=YYYY-MM-DD/`
- * (Hive-partitioned, for analysts) and `serving/<table>/period=.../` (for the server). The first night of a month
- * writes the month that closed as one part, in place of its days. A part whose rows are the same as in the snapshot
- * `current` points to (same fingerprint: the table's definition, the period, its row count and the sum of its rows'
- * hashes) is hard-linked from it instead of written again, so a night writes the parts that changed (usually the
- * build date's day), not the whole history, nor a month that grows all month long. (The score history is a mart,
- * written whole: its oldest month and the months of its 30-day rank window change every night, and the months
- * between are small, so parts would save little and cost the API a read per month.) Snapshots stay self-contained
- * and immutable: a link is a second name of the same file, and pruning a snapshot only removes its names.
+ * split into parts by the UTC day of its rows: one part per calendar month before the build date's month, and one
+ * per week of the build date's month (the open month: days 1–7, 8–14, 15–21, 22–28 and 29 to its end), named by
+ * their first day: `<table>/period=YYYY-MM/data.parquet` or `period=YYYY-MM-DD/` (Hive-partitioned, for analysts) and
+ * `serving/<table>/period=.../` (for the server). The first night of a month writes the month that closed as one part,
+ * in place of its weeks. A part whose rows are the same as in the snapshot `current` points to (same fingerprint: the
+ * table's definition, the period, its row count and the sum of its rows' hashes) is hard-linked from it instead of
+ * written again, so a night writes the parts that changed (usually the build date's week), not the whole history, nor
+ * a month that grows all month long. (The score history is a mart, written whole: its oldest month and the months of
+ * its 30-day rank window change every night, and the months between are small, so parts would save little and cost
+ * the API a read per month.) Snapshots stay self-contained and immutable: a link is a second name of the same file,
+ * and pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
@@ -101,17 +102,24 @@ const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 const partPath = (table: string, period: string) => path.join(table, `period=${period}`)
 export const PART_FILE = 'data.parquet'
 
+/** Days per part in the build date's month: a night rewrites at most a week of rows, a request reads at most 5 parts of it. */
+const OPEN_PART_DAYS = 7
+
 /**
  * The parts of a table in the snapshot of `buildDate` (SQL over its `day` column, DATE): each part's first day
- * (`start`: a month's first day, or a day of the build date's month) and the condition of its rows.
+ * (`start`: a month's first day, or in the build date's month the 1st, 8th, 15th, 22nd or 29th), its name, and the
+ * condition of its rows.
  */
 function periodsOf(buildDate: string) {
   const open = `DATE '${buildDate.slice(0, 7)}-01'`
+  const week = `(${OPEN_PART_DAYS} * (date_diff('day', ${open}, day) // ${OPEN_PART_DAYS}))::INTEGER`
   return {
-    start: `if(day >= ${open}, day, date_trunc('month', day)::DATE)`,
+    start: `if(day >= ${open}, ${open} + ${week}, date_trunc('month', day)::DATE)`,
     name: (start: string) => `if(${start} >= ${open}, strftime(${start}, '%Y-%m-%d'), strftime(${start}, '%Y-%m'))`,
     rows: (period: string) =>
-      period.length === 10 ? `day = DATE '${period}'` : `day >= DATE '${period}-01' AND day < DATE '${period}-01' + INTERVAL 1 MONTH`,
+      period.length === 10
+        ? `day >= DATE '${period}' AND day < DATE '${period}' + ${OPEN_PART_DAYS}`
+        : `day >= DATE '${period}-01' AND day < DATE '${period}-01' + INTERVAL 1 MONTH`,
   }
 }
 

@@ -35,8 +35,8 @@ export interface Manifest {
 }
 
 /**
- * A part of a history table (a closed month, YYYY-MM, or a day of the build date's month, YYYY-MM-DD): its row count
- * and the fingerprint that tells whether the next night can link it.
+ * A part of a history table (a closed month, YYYY-MM, or a week of the build date's month, by its first day,
+ * YYYY-MM-DD): its row count and the fingerprint that tells whether the next night can link it.
  */
 export interface PartEntry {
   period: string

@@ -1,5 +1,5 @@
 /**
- * History tables in parts (docs/snapshot.md, "History parts"): a closed month, or a day of the build date's month. A
+ * History tables in parts (docs/snapshot.md, "History parts"): a closed month, or a week of the build date's month. A
  * night writes the parts whose rows changed and hard-links the others from the snapshot `current` points to, and its
  * parts equal a fold of the same days from scratch; the first night of a month writes the month that closed as one
  * part; a late day in a past month writes that month again, and so does a tweet delivered again into it; a part
@@ -37,10 +37,10 @@ const periods = (built: { manifest: { parts: Record<string, { period: string }[]
 
 const History = suite('history parts')
 
-History("a night links the parts that did not change and writes the build date's day", async () => {
+History("a night links the parts that did not change and writes the build date's week", async () => {
   const { first, second } = await nightsFrom('parts-link')
-  // October closed: one part; November, the build date's month: a part per day with rows
-  const november = ['2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20']
+  // October closed: one part; November, the build date's month: a part per week with rows (1st, 8th, 15th, 22nd)
+  const november = ['2026-11-01', '2026-11-08', '2026-11-15']
   assert.equal(periods(first), ['2026-10', ...november])
   assert.equal(periods(second), ['2026-10', ...november, '2026-11-22'])
   // the same rows: the same files (one inode, two names)
@@ -69,13 +69,13 @@ History("a night links the parts that did not change and writes the build date's
   ])
 })
 
-History('the first night of a month writes the month that closed as one part, in place of its days', async () => {
+History('the first night of a month writes the month that closed as one part, in place of its weeks', async () => {
   const { october, first } = await nightsFrom('parts-close')
-  assert.equal(periods(october), ['2026-10-20'])
+  assert.equal(periods(october), ['2026-10-15'])
   assert.equal(periods(first)[0], '2026-10')
   assert.equal(await readParquet(part(first.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', period: '2026-10' }])
-  assert.not.ok(fs.existsSync(path.join(first.dir, 'followers_count_history', 'period=2026-10-20')))
-  assert.not.ok(fs.existsSync(path.join(first.dir, 'serving', 'followers_count_history', 'period=2026-10-20')))
+  assert.not.ok(fs.existsSync(path.join(first.dir, 'followers_count_history', 'period=2026-10-15')))
+  assert.not.ok(fs.existsSync(path.join(first.dir, 'serving', 'followers_count_history', 'period=2026-10-15')))
 })
 
 History('nights across a month boundary give the same parts, row for row, as a fold of the same days from scratch', async () => {
@@ -124,7 +124,7 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   const [, first, second, third] = built
   const tweetsPart = (dir: string, period: string) => path.join(dir, 'tweets', `period=${period}`, PART_FILE)
   const tweetTexts = (dir: string, period: string) => path.join(dir, 'serving', 'tweets', `period=${period}`, 'text.utf8.bin')
-  // October closed, November's tweets a part per day of creation (UTC)
+  // October closed, November's tweets a part per week of creation (UTC)
   assert.is(periods(second, 'tweets')[0], '2026-10')
   assert.ok(periods(second, 'tweets').slice(1).every((p) => /^2026-11-\d\d$/.test(p)), periods(second, 'tweets').join())
   assert.is(inode(tweetsPart(second.dir, '2026-10')), inode(tweetsPart(first.dir, '2026-10')))
@@ -145,7 +145,7 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.text.at(4), tweets.favorites[4]], [null, 'halloween', 'october', 9])
 })
 
-History('the server refuses a snapshot written before the daily parts (serving format 3), saying to build', async () => {
+History('the server refuses a snapshot written before the weekly parts (serving format 3), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
@@ -155,7 +155,7 @@ History('the server refuses a snapshot written before the daily parts (serving f
     () => assert.unreachable('a format 3 snapshot must not load'),
     (error) => assert.match(String(error), /serving columns of format 3, this server reads format 4: build a snapshot with this version \(npm run build\)/),
   )
-  assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 6)
+  assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })
 
 History.run()

@@ -1,7 +1,7 @@
 /**
  * Daily series stored newest day first per account: the `period` window of the history operations and the trailing
  * `week`/`month` diffs of the diff operations, anchored at today (UTC, request time). Follower counts are stored one
- * row per scanned day, in parts (a closed month or a day); scores one row per change, read over the scored dates.
+ * row per scanned day, in parts (a closed month or a week); scores one row per change, read over the scored dates.
  *
  * @example const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)

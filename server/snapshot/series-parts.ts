@@ -1,8 +1,9 @@
 /**
- * A daily series stored in parts, a closed month or a day of the build date's month (`serving/<table>/period=YYYY-MM/`
- * or `period=YYYY-MM-DD/`, written by pipeline/history-parts.ts; see docs/snapshot.md): per part, the account ids it
- * holds (ascending), their row offsets and the rows' days in memory (2 bytes a row: a period is found without a read
- * per part), the values on disk, an account's rows newest day first.
+ * A daily series stored in parts, a closed month or a week of the build date's month
+ * (`serving/<table>/period=YYYY-MM/` or `period=YYYY-MM-DD/`, the week's first day; written by
+ * pipeline/history-parts.ts, see docs/snapshot.md): per part, the account ids it holds (ascending), their row offsets
+ * and the rows' days in memory (2 bytes a row: a period is found without a read per part), the values on disk, an
+ * account's rows newest day first.
  *
  * @example const history = openSeriesParts(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */

@@ -1,6 +1,6 @@
 /**
  * The stored tweets, in parts by the day they were created on (`serving/tweets/period=YYYY-MM[-DD]/`, a closed month
- * or a day of the build date's month, written by pipeline/history-parts.ts; see docs/snapshot.md): the parts newest
+ * or a week of the build date's month, written by pipeline/history-parts.ts; see docs/snapshot.md): the parts newest
  * first hold the tweets in the snapshot's order (created_at desc, tweet_id desc), so a tweet's `tweet_idx`, which
  * mentions refer to, is its part's first index plus its row in the part. The numbers are gathered into one array
  * each at load; the texts stay on disk, read from their part.
