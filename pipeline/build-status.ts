@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../log/logger.ts'
 import { BuildLockedError } from './publish.ts'
+import { writeFileNamed } from './file-write.ts'
 
 export interface BuildStatus {
   outcome: 'published' | 'failed'
@@ -62,6 +63,6 @@ export function writeBuildStatus(snapshotsDir: string, status: BuildStatus): voi
   fs.mkdirSync(snapshotsDir, { recursive: true })
   const file = path.join(snapshotsDir, BUILD_STATUS_FILE)
   const temp = `${file}.tmp-${process.pid}`
-  fs.writeFileSync(temp, JSON.stringify(status, null, 2) + '\n')
+  writeFileNamed(temp, JSON.stringify(status, null, 2) + '\n')
   fs.renameSync(temp, file)
 }

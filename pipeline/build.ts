@@ -19,6 +19,7 @@ import { log } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
 import { AuditError } from './audit-error.ts'
 import { settleAll } from './fan-out.ts'
+import { writeFileNamed } from './file-write.ts'
 import { HISTORY_TABLES, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
 import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
@@ -341,7 +342,7 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
         unfolded_raw_days: modeled.unfoldedRawDays,
       },
     }
-    fs.writeFileSync(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+    writeFileNamed(path.join(tempDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
     const committed = Date.now()
     await setVariables(conn, { build_date: { date: opts.date } })
     await commitDay(conn, {

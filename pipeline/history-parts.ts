@@ -188,10 +188,8 @@ function linkPart(from: string, to: string, table: HistoryTable, period: string)
   try {
     const files = ['columns.json', ...columns.map((c) => `${c}.bin`)]
     const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
-    for (const name of names) {
-      fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true })
-      fs.linkSync(path.join(from, name), path.join(to, name))
-    }
+    for (const folder of [part, serving]) fs.mkdirSync(path.join(to, folder), { recursive: true })
+    for (const name of names) fs.linkSync(path.join(from, name), path.join(to, name))
     return true
   } catch (error) {
     log.warn('build.history_part_relinked', { part, error: (error as Error).message, meaning: 'written again' })

@@ -11,6 +11,7 @@ import { log } from '../log/logger.ts'
 import { queryRows, queryValue, sqlString } from './duckdb.ts'
 import { fanOut } from './fan-out.ts'
 import { sha256File } from './file-hash.ts'
+import { writeFileNamed } from './file-write.ts'
 import { MARTS } from './models.ts'
 
 export interface ManifestFile {
@@ -68,7 +69,7 @@ const PUBLISHED = '.published'
 /** Mark `name` as published (before `current` points to it): only published folders count toward the kept ones. */
 export function markFolderPublished(snapshotsDir: string, name: string): void {
   fs.mkdirSync(path.join(snapshotsDir, PUBLISHED), { recursive: true })
-  fs.writeFileSync(path.join(snapshotsDir, PUBLISHED, name), '')
+  writeFileNamed(path.join(snapshotsDir, PUBLISHED, name), '')
 }
 
 function isPublished(snapshotsDir: string, name: string, current: string | null, currentBuilt: string): boolean {
@@ -102,7 +103,7 @@ export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' })
+      writeFileNamed(lock, String(process.pid), { flag: 'wx' })
       return () => fs.rmSync(lock, { force: true })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error

@@ -9,6 +9,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
+import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
  * The layout version of `serving/` (4: the follower counts and the tweets in parts of a closed month or of a day of
@@ -65,7 +66,7 @@ export class ServingWriter {
       // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written
       for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done)
     } catch (error) {
-      throw new Error(`writing ${file}: ${(error as Error).message}`, { cause: error })
+      throw fileError(file, error)
     }
     column.length += array.length
   }
@@ -78,8 +79,8 @@ export class ServingWriter {
   /** Close the files and write `columns.json` (and `reference.json`, the small tables, when given). */
   finish(reference?: unknown): void {
     this.close()
-    if (reference !== undefined) fs.writeFileSync(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
-    fs.writeFileSync(path.join(this.dir, 'columns.json'), JSON.stringify({ format: SERVING_FORMAT, columns: this.columns }, null, 2) + '\n')
+    if (reference !== undefined) writeFileNamed(path.join(this.dir, 'reference.json'), JSON.stringify(reference))
+    writeFileNamed(path.join(this.dir, 'columns.json'), JSON.stringify({ format: SERVING_FORMAT, columns: this.columns }, null, 2) + '\n')
   }
 }
 

@@ -2,13 +2,14 @@
  * Build robustness under the faults a night meets: what a killed build leaves behind is removed by the next one
  * and never counts as a published snapshot; bad rows of a day folder (negative counters, rows dated after the
  * folder's day) fail the build naming the raw file, row and reason while `current` keeps serving; an oversized
- * tweet text is cut for display.
+ * tweet text is cut for display; a full disk fails a write naming the file.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { writeFileNamed } from '../pipeline/file-write.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
 import { BUILD_DATE, baseRaw, id, readParquet, readSnapshot, tempDir, writeDailyRaw, type RawRows } from './_fixtures.ts'
@@ -105,6 +106,17 @@ Faults('disk :: a serving column write that takes fewer bytes is completed; one 
     fs.writeSync = write
   }
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), built.snapshotId)
+})
+
+Faults('a full disk :: a small file (manifest, lock, build status, marker) fails its write naming the file', () => {
+  // /dev/full answers every write with ENOSPC, as a disk that filled up
+  try {
+    writeFileNamed('/dev/full', JSON.stringify({ outcome: 'published' }))
+    assert.unreachable('a write to a full disk must fail')
+  } catch (error) {
+    assert.match(String(error), /^Error: writing \/dev\/full: ENOSPC/)
+    assert.is((error as NodeJS.ErrnoException).code, 'ENOSPC')
+  }
 })
 
 Faults('killed before publishing :: complete-looking unpublished folders are removed and never count toward keep', async () => {
