@@ -1,6 +1,6 @@
 /**
  * SQL over a published snapshot for analysts: one DuckDB view per Parquet file of `snapshots/current` (view name =
- * file name without `.parquet`), one per history table over its monthly parts (pipeline/history-parts.ts), the views
+ * file name without `.parquet`), one per history table over its parts (pipeline/history-parts.ts), the views
  * derived from them (DERIVED_VIEWS), and a plain-text table printer. Used by `npm run sql` and the tests.
  *
  * @example const s = await openSnapshotSql('snapshots'); console.log(formatTable(await s.query('select 1 as x'))); s.close()

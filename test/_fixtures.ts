@@ -205,7 +205,7 @@ export function tempDir(prefix: string): string {
 
 /**
  * Rows of a file or history table of the snapshot in `dir` (or a query over it, `t` = the file or table) as
- * JSON-safe objects: its view, as `npm run sql` has it (a history table's over its monthly parts:
+ * JSON-safe objects: its view, as `npm run sql` has it (a history table's over its parts:
  * pipeline/snapshot-sql.ts).
  */
 export async function readSnapshot(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
