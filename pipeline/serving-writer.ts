@@ -12,7 +12,7 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (4: the follower counts and the tweets in parts of a closed month or of a day of
+ * The layout version of `serving/` (4: the follower counts and the tweets in parts of a closed month or of a week of
  * the build date's month); the server reads this one only.
  */
 export const SERVING_FORMAT = 4

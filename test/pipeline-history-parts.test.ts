@@ -69,6 +69,19 @@ History("a night links the parts that did not change and writes the build date's
   ])
 })
 
+History("the build date's week is written again when a night adds a day to it", async () => {
+  const raw = await writeDailyRaw(tempDir('parts-week-raw'), baseRaw(), DAYS)
+  const snapshots = tempDir('parts-week')
+  const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
+  const twentieth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
+  assert.equal(periods(sixteenth), ['2026-10', '2026-11-01', '2026-11-08', '2026-11-15'])
+  assert.equal(periods(twentieth), periods(sixteenth))
+  assert.is(inode(part(twentieth.dir, '2026-11-08')), inode(part(sixteenth.dir, '2026-11-08')))
+  assert.is.not(inode(part(twentieth.dir, '2026-11-15')), inode(part(sixteenth.dir, '2026-11-15')))
+  const week = (built: { dir: string }) => readParquet(part(built.dir, '2026-11-15')).then((rows) => [...new Set(rows.map((r) => r.date))].sort())
+  assert.equal([await week(sixteenth), await week(twentieth)], [['2026-11-16'], ['2026-11-16', '2026-11-20']])
+})
+
 History('the first night of a month writes the month that closed as one part, in place of its weeks', async () => {
   const { october, first } = await nightsFrom('parts-close')
   assert.equal(periods(october), ['2026-10-15'])

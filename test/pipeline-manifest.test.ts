@@ -97,7 +97,7 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     assert.ok(rows.length > 0, table)
     assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
   }
-  // a history table's parts (October closed, November's days): each account's rows from offsets[k] on, as in the
+  // a history table's parts (October closed, November's weeks): each account's rows from offsets[k] on, as in the
   // part's Parquet file
   const histories: [string, string, string][] = [['followers_count_history', 'followers_count', 'followers_count']]
   for (const [table, name, value] of histories) {
