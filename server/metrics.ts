@@ -17,15 +17,12 @@ export interface MetricsOptions {
   snapshotsDir: string
 }
 
-/** `ok` for a success body, otherwise the spec's error code. */
-export type Outcome = 'ok' | string
-
 export interface Metrics {
   registry: Registry
   /** The Prometheus text of every metric. */
   scrape(): Promise<string>
-  /** One answered API request: its operation, outcome and time from arrival to the body. */
-  request(operation: string, outcome: Outcome, seconds: number): void
+  /** One answered API request: its operation, outcome (`ok` or the error code) and time from arrival to the body. */
+  request(operation: string, outcome: string, seconds: number): void
   /** One response-cache lookup of a cacheable operation. */
   cache(operation: string, hit: boolean): void
 }

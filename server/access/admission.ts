@@ -38,14 +38,14 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
       const quota = {
         total: record.plan.monthlyQuota,
         used: counted.quotaUsed,
-        remaining: remaining(record.plan.monthlyQuota, counted.quotaUsed),
+        remaining: Math.max(0, record.plan.monthlyQuota - counted.quotaUsed),
         resetAtMs: counted.quotaResetAt,
       }
       const quotaResetSeconds = secondsUntil(counted.quotaResetAt, counted.now)
       const rateView = {
         period: rate.period,
         total: rate.total,
-        remaining: remaining(rate.total, counted.rateUsed),
+        remaining: Math.max(0, rate.total - counted.rateUsed),
         resetSeconds: secondsUntil(counted.rateResetAt, counted.now),
       }
       const headers = rateLimitHeaders(bucket, record.plan.monthlyQuota, rate, {
@@ -72,10 +72,6 @@ export function createAccessControl(records: AccountRecords, counters: Counters)
       return { userId: record.userId, quota, rate: rateView, headers }
     },
   }
-}
-
-function remaining(total: number, used: number): number {
-  return Math.max(0, total - used)
 }
 
 /** Whole seconds from `now` until `resetAt`, at least 1. */

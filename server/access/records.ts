@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage'
-import type { Plan } from './types.ts'
+import type { Account } from './types.ts'
 
 /** A key as stored: its SHA-256 hash, never the key. */
 export interface KeyRecord {
@@ -10,11 +10,7 @@ export interface KeyRecord {
 }
 
 /** An account as stored under `access:accounts:<userId>`; its keys are indexed by hash under `access:keys:<hash>`. */
-export interface AccountRecord {
-  userId: number
-  plan: Plan
-  apiAccess: boolean
-  createdAt: string
+export interface AccountRecord extends Omit<Account, 'keys'> {
   keys: KeyRecord[]
 }
 

@@ -30,9 +30,6 @@ export interface OperationContext {
   admission: Admission | null
 }
 
-/** `default`: CACHE_TTL_SECONDS; `followers_diff`: CACHE_TTL_FOLLOWERS_DIFF_SECONDS; `never`: not cached. */
-export type CachePolicy = 'default' | 'followers_diff' | 'never'
-
 export interface Operation {
   /** Path under /api/v1, e.g. `get_followers` or `friendshipHistory/followed`. */
   name: string
@@ -42,7 +39,8 @@ export interface Operation {
   parameters: Parameter[]
   /** Schema of the success body (the error body is added by the OpenAPI builder). */
   response: JsonSchema
-  cache: CachePolicy
+  /** `default`: CACHE_TTL_SECONDS; `followers_diff`: CACHE_TTL_FOLLOWERS_DIFF_SECONDS; `never`: not cached. */
+  cache: 'default' | 'followers_diff' | 'never'
   /** Returns the success body (serialised with `asciiJson`); throws `ApiError` for the spec’s failures. */
   handle(context: OperationContext): object
 }

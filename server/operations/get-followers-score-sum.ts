@@ -1,10 +1,10 @@
 /** GET /api/v1/get_followers_score_sum — the target's profile and the score sum of its (filtered) smart followers. */
 import { followersScoreSum } from '../queries/score-sum.ts'
 import { defineOperation } from './define.ts'
-import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
+import { PREFIXED_LABELS, prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { idListParameter, readIdList } from '../params/lists.ts'
-import { array, integer, number, object, prefixedCategory, prefixedTag, score } from '../openapi/schema.ts'
+import { integer, number, object, score } from '../openapi/schema.ts'
 
 export default defineOperation({
   name: 'get_followers_score_sum',
@@ -23,8 +23,7 @@ export default defineOperation({
     followers_count: integer(),
     smart_followers_count: integer({ minimum: 0 }),
     followers_score_sum: number({ minimum: 0 }),
-    tags: array(prefixedTag()),
-    categories: array(prefixedCategory()),
+    ...PREFIXED_LABELS,
   }),
   cache: 'default',
   handle({ query, snapshot }) {

@@ -4,27 +4,14 @@
  */
 import { mentionerPage } from '../queries/mentioners.ts'
 import { defineOperation } from './define.ts'
-import { prefixedLabels } from '../queries/profile.ts'
+import { PREFIXED_LABELS, prefixedLabels } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { filterParameter, readFilterId } from '../params/filters.ts'
 import { labelFilter } from '../queries/labels.ts'
 import { pagedBody, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
 import { mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
-import {
-  array,
-  boolean,
-  date,
-  envelope,
-  id,
-  integer,
-  nullable,
-  object,
-  prefixedCategory,
-  prefixedTag,
-  score,
-  string,
-} from '../openapi/schema.ts'
+import { boolean, date, envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the spec's failure message. */
@@ -37,8 +24,7 @@ const targetProfile = {
   description: string(),
   followers_count: integer(),
   profile_image: nullable(string()),
-  tags: array(prefixedTag()),
-  categories: array(prefixedCategory()),
+  ...PREFIXED_LABELS,
 }
 
 const mentionerRow = object({

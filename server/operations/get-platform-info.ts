@@ -1,8 +1,8 @@
 /** GET /api/v1/get_platform_info — the full account record: profile, score, rank, audience, history of handles, labels. */
 import { defineOperation } from './define.ts'
-import { prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
+import { PREFIXED_LABELS, prefixedLabels, PROFILE_HEAD, profileHead } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { array, boolean, integer, nullable, object, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
+import { array, boolean, integer, nullable, object, score, string } from '../openapi/schema.ts'
 
 export default defineOperation({
   name: 'get_platform_info',
@@ -22,8 +22,7 @@ export default defineOperation({
     monitored: boolean(),
     tracked: boolean(),
     previous_usernames: array(string()),
-    tags: array(prefixedTag()),
-    categories: array(prefixedCategory()),
+    ...PREFIXED_LABELS,
   }),
   cache: 'default',
   handle({ query, snapshot, profileBaseUrl }) {

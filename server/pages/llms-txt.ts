@@ -27,8 +27,6 @@ export interface LlmsOptions {
   exampleUsername?: string
 }
 
-const ACCOUNT_PARAMETERS = new Set(['username', 'platform_id'])
-
 function header(doc: OpenApiDocument): string[] {
   return [
     `# ${doc.info.title}`,
@@ -82,7 +80,7 @@ function exampleQuery(get: Get, options: LlmsOptions): string {
   const pairs: string[] = []
   for (const p of get.parameters) {
     if (p.name === 'username' || p.name === 'usernames') pairs.push(`${p.name}=${encodeURIComponent(options.exampleUsername ?? '<username>')}`)
-    else if (ACCOUNT_PARAMETERS.has(p.name)) continue
+    else if (p.name === 'platform_id') continue
     else if (p.required) pairs.push(`${p.name}=${String(p.schema.examples?.[0] ?? p.schema.default ?? `<${p.name}>`)}`)
   }
   return pairs.length ? `?${pairs.join('&')}` : ''

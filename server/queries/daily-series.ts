@@ -7,21 +7,14 @@
  * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
+import type { Snapshot } from '../snapshot/load.ts'
 import type { SeriesParts } from '../snapshot/series-parts.ts'
-import type { DiskColumn } from '../snapshot/serving-files.ts'
 import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
+import { date, nullable, object, string, type JsonSchema } from '../openapi/schema.ts'
 
 /** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
-export interface ScoreSeries {
-  offsets: Int32Array
-  day: DiskColumn<'u16'>
-  platformScore: DiskColumn<'f64'>
-  /** 0 for NULL */
-  rank: DiskColumn<'i32'>
-  /** the scored dates, newest first */
-  dates: Uint16Array
-}
+type ScoreSeries = Snapshot['scoreHistory']
 
 /**
  * Account `idx`'s rows dated `oldest` or later (any later than today too), newest day first across the parts: their
@@ -127,4 +120,10 @@ function windowsBody(day: ArrayLike<number>, read: ArrayLike<number | bigint>, t
     }
   })
   return { success: true, today: formatDay(today), week, month }
+}
+
+/** The diff operations' response schema: `diff` is the schema of a window's difference, `pattern` its `diff_str`'s. */
+export function diffResponse(diff: JsonSchema, pattern: string): JsonSchema {
+  const window = object({ date: nullable(date()), diff, diff_str: string({ pattern }) })
+  return object({ success: { const: true }, today: date(), week: window, month: window })
 }

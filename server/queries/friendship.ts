@@ -8,15 +8,8 @@ import { idListParameter, readIdList } from '../params/lists.ts'
 import { pageParameters } from '../params/page.ts'
 import { eventDayParameter, readEventDay } from '../params/windows.ts'
 
-export interface FriendshipFilters {
-  /** Keep events of this day only (null: every day). */
-  day: number | null
-  /** null when absent, empty or ignored (a non-integer element). */
-  tagIds: number[] | null
-  categoryIds: number[] | null
-}
-
-export function readFriendshipFilters(query: URLSearchParams): FriendshipFilters {
+/** The event day to keep (null: every day) and the tag and category lists (null: absent, empty or ignored). */
+export function readFriendshipFilters(query: URLSearchParams) {
   return { day: readEventDay(query), tagIds: readIdList(query, 'tag_ids'), categoryIds: readIdList(query, 'category_ids') }
 }
 

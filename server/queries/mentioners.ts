@@ -10,31 +10,24 @@ import { rowsInWindow } from './mentions.ts'
 import { type PageRequest, pageRange } from '../params/page.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
-export type MentionersBy = 'score' | 'followers'
-
 export interface MentionersQuery {
   /** Inclusive window bounds, epoch milliseconds. */
   startMs: number
   endMs: number
-  by: MentionersBy
+  by: 'score' | 'followers'
   ascending: boolean
   /** The authors' tag and category filter (`labelFilter`), null for none. */
   keep: ((idx: number) => boolean) | null
   request: PageRequest
 }
 
-/** `total` mentioners in the window after the filters; `authors` = account_idx of the requested page, in order. */
-export interface MentionersPage {
-  total: number
-  authors: number[]
-}
-
 /**
- * The page and total of `query`. An author is counted at its newest row in the window (the row whose next newer
- * mention by the same author is outside it); the authors are ordered by their places in the snapshot's `byScore` /
+ * The page and total of `query`: `total` mentioners in the window after the filters, `authors` = account_idx of the
+ * requested page, in order. An author is counted at its newest row in the window (the row whose next newer mention
+ * by the same author is outside it); the authors are ordered by their places in the snapshot's `byScore` /
  * `byFollowers`, of which only the first `page × size` are kept (a window can hold 100,000 authors; a page is 10).
  */
-export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery): MentionersPage {
+export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery) {
   const { mentions, accounts: a } = snapshot
   const { from, to } = rowsInWindow(mentions, target, query.startMs, query.endMs)
   const place = query.by === 'score' ? a.scorePlace : a.followersPlace

@@ -5,7 +5,7 @@
  * @example plainCategories(snapshot, idx) // [{ id: 1, name: 'Venture Capitals' }]
  * @example prefixedLabels(snapshot, idx).tags // [{ tag_id: 4, tag_name: 'DeFi' }]
  */
-import { id, integer, nullable, score, string } from '../openapi/schema.ts'
+import { array, id, integer, nullable, prefixedCategory, prefixedTag, score, string } from '../openapi/schema.ts'
 import type { AccountLabels, Reference, Snapshot } from '../snapshot/load.ts'
 
 function references(labels: AccountLabels, idx: number, byId: Map<number, Reference>): Reference[] {
@@ -22,16 +22,13 @@ export const plainTags = (snapshot: Snapshot, idx: number) => references(snapsho
 export const plainCategories = (snapshot: Snapshot, idx: number) =>
   references(snapshot.accountCategories, idx, snapshot.categoryById)
 
-const prefixedTags = (snapshot: Snapshot, idx: number) =>
-  plainTags(snapshot, idx).map((t) => ({ tag_id: t.id, tag_name: t.name }))
-
-const prefixedCategories = (snapshot: Snapshot, idx: number) =>
-  plainCategories(snapshot, idx).map((c) => ({ category_id: c.id, category_name: c.name }))
+/** The schema of `prefixedLabels`' fields. */
+export const PREFIXED_LABELS = { tags: array(prefixedTag()), categories: array(prefixedCategory()) }
 
 /** `tags` and `categories` in the prefixed shape (they close the target's profile in several responses). */
 export const prefixedLabels = (snapshot: Snapshot, idx: number) => ({
-  tags: prefixedTags(snapshot, idx),
-  categories: prefixedCategories(snapshot, idx),
+  tags: plainTags(snapshot, idx).map((t) => ({ tag_id: t.id, tag_name: t.name })),
+  categories: plainCategories(snapshot, idx).map((c) => ({ category_id: c.id, category_name: c.name })),
 })
 
 /** The schema of `profileHead`'s fields. */

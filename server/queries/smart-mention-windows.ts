@@ -10,14 +10,8 @@ import { DAY_MS } from '../params/dates.ts'
 import { ALLOWED_DAYS } from '../params/windows.ts'
 import { rowsInWindow } from './mentions.ts'
 
-export interface MentionWindow {
-  days: number
-  mentions: number
-  authors: number
-}
-
 /** The windows ending at `endMs` (inclusive, epoch milliseconds). */
-export function mentionWindows(snapshot: Snapshot, target: number, endMs: number): MentionWindow[] {
+export function mentionWindows(snapshot: Snapshot, target: number, endMs: number) {
   const mentions = snapshot.smartMentions
   return ALLOWED_DAYS.map((days) => {
     const { from, to } = rowsInWindow(mentions, target, endMs - days * DAY_MS, endMs)
