@@ -23,6 +23,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
+import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
 import { queryRows, sqlString } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
@@ -45,6 +46,8 @@ export interface HistoryTable {
   serving: Record<string, [ColumnType, string]>
   /** the text serving columns (NULL allowed): name → SQL */
   texts: Record<string, string>
+  /** the columns naming accounts by id, given to the server by account_idx (pipeline/account-refs.ts) */
+  refs?: AccountRefs
   /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
   view: string
 }
@@ -67,7 +70,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
     name: 'tweets',
     columns: {
       tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'TIMESTAMP WITH TIME ZONE', created_at_iso: 'VARCHAR', text: 'VARCHAR',
-      favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT',
+      favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
     },
     key: null,
     order: 'created_at DESC, tweet_id DESC',
@@ -82,11 +85,12 @@ export const HISTORY_TABLES: HistoryTable[] = [
       views: ['u32', 'views::DOUBLE'],
     },
     texts: { text: 'text' },
+    refs: { author: 'author_id', mentioned: 'mentioned_ids' },
     // the parts newest first are the tweets in the snapshot's order: tweet_idx (what mentions refer to) is a row's
     // position in them
     view: `select (row_number() over (order by t.created_at desc, t.tweet_id desc) - 1)::integer as tweet_idx,
         t.tweet_id, t.author_id, a.account_idx as author_idx, t.created_at, t.created_at_iso, t.text,
-        t.favorites, t.retweets, t.replies, t.views
+        t.favorites, t.retweets, t.replies, t.views, t.mentioned_ids
       from parts t left join accounts a on a.platform_id = t.author_id
       order by tweet_idx`,
   },
@@ -133,7 +137,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
   const count = { rows: 0, written: 0, linked: 0 }
   for (const table of HISTORY_TABLES) {
     // a part is linked only when written by the same definition: a changed layout writes every part again
-    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts])
+    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const periods = await queryRows(
       conn,
@@ -159,6 +163,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
         count.rows += rows
       }
     }
+    if (table.refs) await writeAccountsOfParts(conn, dir, table.name, table.refs, parting.start)
   }
   log.info('build.step', { step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked, ms: Date.now() - started })
   return { files, parts }
@@ -174,17 +179,14 @@ function readManifest(dir: string | null): Manifest | null {
   }
 }
 
-/** Hard-link a part's Parquet file and serving files from `from` into `to`; false (nothing linked) when one is missing. */
+/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from` into `to`; false
+ * (nothing linked) when one is missing. */
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
   const serving = path.join('serving', part)
-  const columns = [
-    ...(table.key ? ['platform_id', 'offsets'] : []),
-    ...Object.keys(table.serving),
-    ...Object.keys(table.texts).flatMap((name) => [`${name}.offsets`, `${name}.utf8`, `${name}.null`]),
-  ]
   try {
-    const files = ['columns.json', ...columns.map((c) => `${c}.bin`)]
+    const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
+    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
     const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
     for (const folder of [part, serving]) fs.mkdirSync(path.join(to, folder), { recursive: true })
     for (const name of names) fs.linkSync(path.join(from, name), path.join(to, name))
@@ -222,6 +224,7 @@ async function writePeriod(conn: DuckDBConnection, dir: string, table: HistoryTa
     await writeColumns(conn, out, source, table.serving, order)
     const numbered = `(SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source})`
     for (const [name, sql] of Object.entries(table.texts)) await writeText(conn, out, name, numbered, sql, 'dense', true)
+    if (table.refs) await writePartRefs(conn, out, table.refs, numbered)
   } finally {
     out.close()
   }

@@ -35,7 +35,7 @@ export const SCORES = 'int_scores'
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
   'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
-  'int_window_gains', 'int_tweets', 'int_tweet_idx', 'int_growth',
+  'int_window_gains', 'int_tweets', 'int_growth',
   // the score's explanations (docs/score.md)
   'int_score_changes',
 ]
@@ -44,9 +44,9 @@ export const INTERMEDIATE = [
 export const MARTS = [
   'accounts', 'previous_usernames', 'categories', 'tag_categories', 'tags', 'account_categories', 'account_tags',
   'smart_followers', 'categorized_followers_count', 'followers_diff',
-  'friendship_followed', 'friendship_following', 'smart_follows', 'mentions',
+  'friendship_followed', 'friendship_following', 'smart_follows',
   // the operations of docs/extra-operations.md
-  'score_dates', 'score_history', 'trending', 'top_researched', 'smart_mentions',
+  'score_dates', 'score_history', 'trending', 'top_researched',
   // the score's explanations (docs/score.md)
   'score_explanations', 'score_contributors', 'score_changes',
 ]

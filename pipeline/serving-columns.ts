@@ -77,32 +77,6 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
   }
 }
 
-/**
- * `<table>.newer_same_author` of a mentions table (rows by target, newest first): for each row, the row of the same
- * target's next newer mention by the same author, -1 for none (unknown authors count as one author).
- */
-async function writeNewerSameAuthor(conn: DuckDBConnection, out: ServingWriter, table: string): Promise<void> {
-  out.appendBytes(`${table}.newer_same_author`, 'i32', new Int32Array(0))
-  const newest = new Map<number, number>()
-  let target = -1
-  let row = 0
-  const result = await conn.stream(`SELECT target_idx::INTEGER, coalesce(author_idx, -1)::INTEGER FROM ${table}`)
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const targets = items(chunk.getColumnVector(0)) as Int32Array
-    const authors = items(chunk.getColumnVector(1)) as Int32Array
-    const newer = new Int32Array(chunk.rowCount)
-    for (let i = 0; i < chunk.rowCount; i++, row++) {
-      if (targets[i] !== target) {
-        newest.clear()
-        target = targets[i]
-      }
-      newer[i] = newest.get(authors[i]) ?? -1
-      newest.set(authors[i], row)
-    }
-    out.appendBytes(`${table}.newer_same_author`, 'i32', newer)
-  }
-}
-
 /** The serving columns of the marts in `conn`'s database, into `dir/serving` (`dir`: the snapshot's temp folder). */
 export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
   const started = Date.now()
@@ -217,15 +191,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
         points: ['f64', 'points::DOUBLE'],
       },
     ],
-    ...['mentions', 'smart_mentions'].map((table): [string, string, Record<string, [ColumnType, string]>] => [
-      table,
-      'target_idx',
-      {
-        tweet_idx: ['i32', 'tweet_idx::INTEGER'],
-        epoch_s: ['u32', 'epoch_s::DOUBLE'],
-        author_idx: ['i32', 'coalesce(author_idx, -1)::INTEGER'],
-      },
-    ]),
   ]
   for (const [table, owner, columns] of grouped) {
     // offsets and orders read the mart itself: they do not depend on the columns computed over its rows
@@ -233,7 +198,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
     const source = table === 'smart_followers' ? followerRows : table
     await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
     if (table === 'smart_followers') await writeFollowerOrders(conn, out, table, offsets)
-    if (table.endsWith('mentions')) await writeNewerSameAuthor(conn, out, table)
   }
 
   // the scored dates score_history's sparse rows are read over, newest first

@@ -1,5 +1,5 @@
 /**
- * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 3, columns: { <name>:
+ * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 5, columns: { <name>:
  * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back; a
  * text column is three of them (writeText). The build writes them (pipeline/serving-columns.ts,
  * pipeline/history-parts.ts); the server reads them with the same arrays (server/snapshot/serving-files.ts).
@@ -12,10 +12,10 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (4: the follower counts and the tweets in parts of a closed month or of a week of
- * the build date's month); the server reads this one only.
+ * The layout version of `serving/` (5: the mentions built by the server from the tweets parts' account references,
+ * pipeline/account-refs.ts); the server reads this one only.
  */
-export const SERVING_FORMAT = 4
+export const SERVING_FORMAT = 5
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`

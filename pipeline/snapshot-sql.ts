@@ -17,11 +17,25 @@ export interface QueryResult {
 }
 
 /**
- * Views over the files' views, created with them. `score_history_daily`: every account's score on every scored date
- * with a score > 0 (score_history holds a row per change; an account's score on a scored date of
- * score_dates.parquet is its last row on or before it). Columns and sort as score_history.
+ * Views over the files' views, created with them.
+ * - `score_history_daily`: every account's score on every scored date with a score > 0 (score_history holds a row per
+ *   change; an account's score on a scored date of score_dates.parquet is its last row on or before it). Columns and
+ *   sort as score_history.
+ * - `mentions`: one row per (mentioned known account, tweet), self-mentions excluded; sort: target_idx, tweet_idx
+ *   (= created_at desc, tweet_id desc). `smart_mentions`: its rows whose author is smart (monitored, active, not
+ *   suspended). The server builds the same lists from the tweets parts (server/snapshot/mentions.ts).
  */
 export const DERIVED_VIEWS: Record<string, string> = {
+  mentions: `
+    select a.account_idx as target_idx, m.target_id, m.tweet_idx, m.author_idx, m.author_id, m.created_at,
+      epoch(m.created_at)::bigint as epoch_s
+    from (select tweet_idx, author_idx, author_id, created_at, unnest(list_distinct(mentioned_ids)) as target_id from tweets) m
+    join accounts a on a.platform_id = m.target_id
+    where m.target_id <> m.author_id
+    order by target_idx, tweet_idx`,
+  smart_mentions: `
+    select m.* from mentions m join accounts a on a.account_idx = m.author_idx and a.is_smart
+    order by m.target_idx, m.tweet_idx`,
   score_history_daily: `
     select h.account_idx, h.platform_id, d.date, h.platform_score, h.rank
     from (select distinct account_idx from score_history) a

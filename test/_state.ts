@@ -9,15 +9,20 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { HISTORY_TABLES, PART_FILE } from '../pipeline/history-parts.ts'
 import { MARTS } from '../pipeline/models.ts'
-import { readParquet } from './_fixtures.ts'
+import { DERIVED_VIEWS } from '../pipeline/snapshot-sql.ts'
+import { readParquet, readSnapshot } from './_fixtures.ts'
 
 /**
- * Every mart of the snapshot in `dir`, row for row (`only`: these marts), and, without `only`, every part of the
- * history tables (keyed `<table>/period=YYYY-MM[-DD]`).
+ * Every mart of the snapshot in `dir`, row for row (`only`: these marts), every part of the history tables (keyed
+ * `<table>/period=YYYY-MM[-DD]`) and the views derived from them (the mentions).
  */
 export async function marts(dir: string, only?: readonly string[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
-  for (const name of only ?? [...MARTS, ...HISTORY_TABLES.map((t) => t.name)]) {
+  for (const name of only ?? [...MARTS, ...HISTORY_TABLES.map((t) => t.name), 'mentions', 'smart_mentions']) {
+    if (name in DERIVED_VIEWS) {
+      out[name] = await readSnapshot(dir, name)
+      continue
+    }
     if (!HISTORY_TABLES.some((t) => t.name === name)) {
       out[name] = await readParquet(path.join(dir, `${name}.parquet`))
       continue

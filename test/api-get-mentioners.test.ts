@@ -260,8 +260,8 @@ async function busyTarget() {
   const { a } = await pickAccounts()
   const snapshot = server.snapshots.current
   const target = snapshot.accounts.numericId.indexOf(BigInt(a.id))
-  const { offsets, epochSeconds } = snapshot.mentions
-  return { a, oldestMs: epochSeconds[offsets[target + 1] - 1] * 1000 }
+  const { offsets, tweetIdx, createdAtMs } = snapshot.mentions
+  return { a, oldestMs: createdAtMs[tweetIdx[offsets[target + 1] - 1]] }
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)

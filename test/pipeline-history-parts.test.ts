@@ -153,20 +153,31 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   )
   const order = [id(502), id(501), id(503), id(506), id(505)].map(String)
   assert.equal(mentioned.map((r) => [r.tweet_idx, r.tweet_id]), order.map((tweet, k) => [k, tweet]))
-  const { tweets } = await loadSnapshot(third.dir)
+  const snapshot = await loadSnapshot(third.dir)
+  const { tweets } = snapshot
   assert.equal([...tweets.tweetId].map(String), order)
   assert.equal([tweets.text.at(0), tweets.text.at(3), tweets.text.at(4), tweets.favorites[4]], [null, 'halloween', 'october', 9])
+  // the server's mentions, built from the parts' account references, are the views' rows, account by account
+  for (const [view, lists] of [['mentions', snapshot.mentions], ['smart_mentions', snapshot.smartMentions]] as const) {
+    const rows = await query<{ target_idx: number; tweet_idx: number; author_idx: number | null }>(`select target_idx, tweet_idx, author_idx from ${view}`)
+    const served: number[][] = []
+    for (let t = 0; t + 1 < lists.offsets.length; t++) {
+      for (let r = lists.offsets[t]; r < lists.offsets[t + 1]; r++) served.push([t, lists.tweetIdx[r], lists.authorIdx[r]])
+    }
+    assert.ok(rows.length > 2, view)
+    assert.equal(served, rows.map((r) => [Number(r.target_idx), Number(r.tweet_idx), Number(r.author_idx ?? -1)]), view)
+  }
 })
 
-History('the server refuses a snapshot written before the weekly parts (serving format 3), saying to build', async () => {
+History('the server refuses a snapshot written before the mentions came from the tweets parts (serving format 4), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 3 }))
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 4 }))
   await loadSnapshot(old).then(
-    () => assert.unreachable('a format 3 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 3, this server reads format 4: build a snapshot with this version \(npm run build\)/),
+    () => assert.unreachable('a format 4 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 4, this server reads format 5: build a snapshot with this version \(npm run build\)/),
   )
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })

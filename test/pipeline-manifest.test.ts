@@ -35,13 +35,11 @@ const SCHEMAS: Record<string, string> = {
   'friendship_followed.parquet': 'target_idx INTEGER, target_id UBIGINT, follower_idx INTEGER, follower_id UBIGINT, action VARCHAR, event_date DATE',
   'friendship_following.parquet': 'source_idx INTEGER, source_id UBIGINT, followed_idx INTEGER, followed_id UBIGINT, action VARCHAR, event_date DATE, platform_score DOUBLE',
   'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
-  'tweets/period=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT',
-  'mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
+  'tweets/period=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT, mentioned_ids UBIGINT[]',
   'score_dates.parquet': 'date DATE',
   'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE, rank INTEGER',
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
-  'smart_mentions.parquet': 'target_idx INTEGER, target_id UBIGINT, tweet_idx INTEGER, author_idx INTEGER, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, epoch_s BIGINT',
   'score_explanations.parquet': 'account_idx INTEGER, platform_id UBIGINT, platform_score DOUBLE, rank INTEGER, audience DOUBLE, smart_followers INTEGER, trusted_followers INTEGER, saturated_followers INTEGER, reciprocal_followers INTEGER, seed_followers INTEGER, seed_share DOUBLE, top_follower_share DOUBLE, top3_share DOUBLE, is_seed BOOLEAN, seed_standing DOUBLE, seed_endowment DOUBLE, score_7d_ago DOUBLE, score_change_7d DOUBLE, arrived_7d INTEGER, left_7d INTEGER, arrived_points_7d DOUBLE, left_points_7d DOUBLE, other_points_7d DOUBLE, score_30d_ago DOUBLE, score_change_30d DOUBLE, arrived_30d INTEGER, left_30d INTEGER, arrived_points_30d DOUBLE, left_points_30d DOUBLE, other_points_30d DOUBLE',
   'score_contributors.parquet': 'account_idx INTEGER, platform_id UBIGINT, position INTEGER, follower_idx INTEGER, follower_id UBIGINT, points DOUBLE, share DOUBLE, follower_is_seed BOOLEAN, follower_score DOUBLE, reciprocal BOOLEAN',
   'score_changes.parquet': 'account_idx INTEGER, platform_id UBIGINT, days INTEGER, position INTEGER, change VARCHAR, follower_idx INTEGER, follower_id UBIGINT, follower_is_seed BOOLEAN, points DOUBLE',
@@ -90,7 +88,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['friendship_following', 'platform_score', 'platform_score'],
     ['score_contributors', 'points', 'points'],
     ['categorized_followers_count', 'cnt', 'cnt'],
-    ['mentions', 'tweet_idx', 'tweet_idx'],
   ]
   for (const [table, name, value] of cases) {
     const rows = await readParquet(path.join(dir, `${table}.parquet`), `select (${value}) as v from t`)

@@ -1,6 +1,6 @@
 /**
- * A target's mention rows (`mentions.parquet` or `smart_mentions.parquet`): stored newest first, found by time with
- * a binary search, or put in another order.
+ * A target's mention rows (snapshot/mentions.ts): newest first, found by time with a binary search, or put in another
+ * order.
  *
  * @example const { from, to } = rowsInWindow(snapshot.mentions, target, startMs, endMs) // rows from..to-1
  * @example mentionRowsBy(snapshot, snapshot.mentions, target, 'favorites') // rows, most favorited first
@@ -22,7 +22,7 @@ function firstAtOrBefore(mentions: Mentions, first: number, last: number, ms: nu
   let high = last
   while (low < high) {
     const mid = (low + high) >>> 1
-    if (mentions.epochSeconds[mid] * 1000 > ms) low = mid + 1
+    if (mentions.createdAtMs[mentions.tweetIdx[mid]] > ms) low = mid + 1
     else high = mid
   }
   return low

@@ -17,6 +17,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
+import { mentionsOf } from './mentions.ts'
 import { openSeriesParts } from './series-parts.ts'
 import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
@@ -64,16 +65,8 @@ export async function loadSnapshot(dir: string) {
     tagCategoryId: tag_category_id,
   })) as Tag[]
   const offsets = (table: string) => array(`${table}.offsets`, 'i32')
-  /** mentions.parquet or smart_mentions.parquet grouped by mentioned account, newest first. */
-  const mentions = (table: string) => ({
-    offsets: offsets(table),
-    tweetIdx: array(`${table}.tweet_idx`, 'i32'),
-    epochSeconds: array(`${table}.epoch_s`, 'u32'),
-    /** The tweet's author (-1 when in neither account table). */
-    authorIdx: array(`${table}.author_idx`, 'i32'),
-    /** The row of the target's next newer mention by the same author, -1 for none (unknown authors count as one). */
-    newerSameAuthor: array(`${table}.newer_same_author`, 'i32'),
-  })
+  const loaded = loadTweets(realDir)
+  const { mentioned: _, ...tweets } = loaded
   const snapshot = {
     id: manifest.snapshot_id,
     /** build_date, YYYY-MM-DD */
@@ -150,8 +143,9 @@ export async function loadSnapshot(dir: string) {
     /** key `${days}:${bucket}` (days 1|7|30, bucket all|vc|inf|angels) */
     smartFollows: smartFollowsLists(reference.smart_follows),
     /** the tweets parts: row = tweet_idx (created_at desc, tweet_id desc) */
-    tweets: loadTweets(realDir),
-    mentions: mentions('mentions'),
+    tweets,
+    /** the mentions of each account (the `mentions` view) */
+    mentions: mentionsOf(loaded, accounts.count, () => true),
     /**
      * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score
      * or rank changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
@@ -195,8 +189,8 @@ export async function loadSnapshot(dir: string) {
     trending: trendingLists(files),
     /** key days (1|7|30); a missing key is an empty list */
     topResearched: topResearchedLists(reference.top_researched),
-    /** smart_mentions.parquet: the mentions whose author is smart */
-    smartMentions: mentions('smart_mentions'),
+    /** the mentions whose author is smart (the `smart_mentions` view) */
+    smartMentions: mentionsOf(loaded, accounts.count, (author) => author >= 0 && accounts.isSmart[author] === 1),
   }
   snapshot.loadMs = Date.now() - started
   log.info('snapshot.loaded', { snapshot_id: snapshot.id, accounts: accounts.count, ms: snapshot.loadMs })

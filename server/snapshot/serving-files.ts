@@ -97,6 +97,8 @@ interface ColumnsFile {
 }
 
 export interface ServingFiles {
+  /** The number of values of column `name`. */
+  length(name: string): number
   /** Column `name` read whole. */
   array<T extends ColumnType>(name: string, type: T): ArrayOf<T>
   /** Column `name` left on disk. */
@@ -139,5 +141,5 @@ export function openServingFiles(dir: string, kind: 'snapshot' | 'part' = 'snaps
     return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
   }
   const reference = kind === 'snapshot' ? JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8')) : {}
-  return { array, disk, texts, reference }
+  return { length: (name: string) => columns[name]?.length ?? 0, array, disk, texts, reference }
 }

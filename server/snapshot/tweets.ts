@@ -1,12 +1,14 @@
 /**
  * The stored tweets, in parts by the day they were created on (`serving/tweets/period=YYYY-MM[-DD]/`, a closed month
  * or a week of the build date's month, written by pipeline/history-parts.ts; see docs/snapshot.md): the parts newest
- * first hold the tweets in the snapshot's order (created_at desc, tweet_id desc), so a tweet's `tweet_idx`, which
- * mentions refer to, is its part's first index plus its row in the part. The numbers are gathered into one array
- * each at load; the texts stay on disk, read from their part.
+ * first hold the tweets in the snapshot's order (created_at desc, tweet_id desc), so a tweet's `tweet_idx` is its
+ * part's first index plus its row in the part. The numbers are gathered into one array each at load, with each
+ * tweet's author and mentioned accounts as account_idx (pipeline/account-refs.ts); the texts stay on disk, read from
+ * their part.
  *
  * @example const tweets = loadTweets(dir); tweets.text.at(tweets.tweetId.length - 1) // the oldest tweet's text
  */
+import path from 'node:path'
 import { SERVING_ARRAYS, type ColumnType } from '../../pipeline/serving-writer.ts'
 import { partFolders } from './series-parts.ts'
 import { openServingFiles, type ArrayOf, type Column } from './serving-files.ts'
@@ -16,15 +18,23 @@ export function loadTweets(snapshotDir: string) {
   const texts = parts.map((part) => part.texts('text', 'disk'))
   /** the tweet_idx of each part's first row, then the number of tweets */
   const firsts = texts.reduce((at, t) => [...at, at.at(-1)! + t.length], [0])
-  /** Column `name` of every part, back to back. */
-  const gather = <T extends ColumnType>(name: string, type: T) => {
-    const all = new SERVING_ARRAYS[type](firsts.at(-1)!) as ArrayOf<T>
-    parts.forEach((part, k) => all.set(part.array(name, type) as never, firsts[k]))
+  /** Column `name` of every part, back to back (each part's values through `map`). */
+  const gather = <T extends ColumnType>(name: string, type: T, map = (values: ArrayOf<T>, _part: number) => values) => {
+    const values = parts.map((part, k) => map(part.array(name, type), k))
+    const all = new SERVING_ARRAYS[type](values.reduce((n, v) => n + v.length, 0)) as ArrayOf<T>
+    values.reduce((at, v) => (all.set(v as never, at), at + v.length), 0)
     return all
   }
+  // the account_idx of each part's `ids` (-1: none), the parts' back to back: a part's references index its own
+  const accountIdx = openServingFiles(path.join(snapshotDir, 'serving', 'tweets_accounts'), 'part').array('account_idx', 'i32')
+  const firstIds = parts.reduce((at, part) => [...at, at.at(-1)! + part.length('ids')], [0])
+  if (firstIds.at(-1) !== accountIdx.length) throw new Error(`${snapshotDir}: serving/tweets_accounts does not match the tweets parts' ids`)
+  const accounts = (locals: Int32Array, k: number) => locals.map((local) => accountIdx[firstIds[k] + local])
   return {
     tweetId: gather('tweet_id', 'u64'),
     authorId: gather('author_id', 'u64'),
+    /** the author's account_idx, -1 when in no account table */
+    authorIdx: gather('author', 'i32', accounts),
     createdAtMs: gather('created_at_ms', 'f64'),
     /** null when the text is NULL; read from the tweet's part */
     text: {
@@ -39,5 +49,8 @@ export function loadTweets(snapshotDir: string) {
     retweets: gather('retweets', 'u32'),
     replies: gather('replies', 'u32'),
     views: gather('views', 'u32'),
+    /** the accounts each tweet mentions (account_idx, -1 for none): `count[t]` of `accountIdx`, tweet after tweet;
+     * read once, by mentions.ts */
+    mentioned: { count: gather('mentioned.count', 'i32'), accountIdx: gather('mentioned', 'i32', accounts) },
   }
 }

@@ -12,6 +12,4 @@ select 'friendship_following', source_id::varchar from friendship_following wher
 union all
 select 'smart_follows', platform_id::varchar from smart_follows where account_idx is null or platform_id is null
 union all
-select 'tweets', tweet_id::varchar from tweets where tweet_id is null or author_id is null or created_at is null
-union all
-select 'mentions', target_id::varchar from mentions where target_idx is null or tweet_idx is null;
+select 'tweets', tweet_id::varchar from tweets where tweet_id is null or author_id is null or created_at is null;

@@ -40,10 +40,6 @@ select 'smart_follows', rowid from (
   from smart_follows)
 where rowid <> expected or rank_alpha <> expected_rank or pos_by_score <> by_score or pos_by_followers <> by_followers
 union all
-select 'mentions', rowid from (
-  select rowid, row_number() over (order by target_idx, created_at desc, tweet_idx) - 1 as expected from mentions)
-where rowid <> expected
-union all
 select 'score_history', rowid from (
   select rowid, account_idx, date,
     lag(account_idx) over (order by rowid) as before_idx, lag(date) over (order by rowid) as before_date
@@ -63,8 +59,4 @@ select 'top_researched', rowid from (
   select rowid, rank, row_number() over (order by days, lookups desc, platform_id) - 1 as expected,
     row_number() over (partition by days order by lookups desc, platform_id) as expected_rank
   from top_researched)
-where rowid <> expected or rank <> expected_rank
-union all
-select 'smart_mentions', rowid from (
-  select rowid, row_number() over (order by target_idx, tweet_idx) - 1 as expected from smart_mentions)
-where rowid <> expected;
+where rowid <> expected or rank <> expected_rank;

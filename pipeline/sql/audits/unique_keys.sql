@@ -32,14 +32,8 @@ union all
 select 'tweets', tweet_id::varchar
 from (select tweet_id from tweets group by tweet_id having count(*) > 1)
 union all
-select 'mentions', target_id || '/' || tweet_idx
-from (select target_id, tweet_idx from mentions group by target_id, tweet_idx having count(*) > 1)
-union all
 select 'trending', days || '/' || metric || '/' || platform_id
 from (select days, metric, platform_id from trending group by days, metric, platform_id having count(*) > 1)
 union all
 select 'top_researched', days || '/' || platform_id
-from (select days, platform_id from top_researched group by days, platform_id having count(*) > 1)
-union all
-select 'smart_mentions', target_id || '/' || tweet_idx
-from (select target_id, tweet_idx from smart_mentions group by target_id, tweet_idx having count(*) > 1);
+from (select days, platform_id from top_researched group by days, platform_id having count(*) > 1);

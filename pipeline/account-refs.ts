@@ -1,0 +1,58 @@
+/**
+ * The accounts a history table's rows name by id (the tweets: each one's author and the accounts it mentions), in a
+ * form the server reads without searching ids (docs/snapshot.md, "serving/"):
+ * - in each part's serving folder, what depends on the part's rows only (so a part stays linkable): `ids` (u64, the
+ *   sorted distinct ids its rows name), `author` (i32 per row: index of the author's id in `ids`), and the mentioned
+ *   accounts of each row, `mentioned.count` (i32 per row) and `mentioned` (i32, the rows' lists back to back: indices
+ *   into `ids`, each account once, the author left out);
+ * - written every night, what depends on the snapshot's accounts: `serving/<table>_accounts/account_idx` (i32), the
+ *   account_idx of every part's `ids` in turn, newest part first (-1 for an id of no account).
+ *
+ * @example await writePartRefs(conn, out, '(SELECT *, row_number() OVER (ORDER BY created_at DESC) - 1 AS dense FROM history_part)', 'history_part')
+ */
+import path from 'node:path'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { ServingWriter, writeColumns } from './serving-writer.ts'
+
+/** The SQL of the columns naming accounts. */
+export interface AccountRefs {
+  author: string
+  mentioned: string
+}
+
+/** A part's `ids`, `author`, `mentioned.count` and `mentioned` (see above); `numbered`: its rows with `dense` 0..N-1 in order. */
+export async function writePartRefs(conn: DuckDBConnection, out: ServingWriter, refs: AccountRefs, numbered: string): Promise<void> {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE part_rows AS SELECT dense, ${refs.author} AS author, ${refs.mentioned} AS mentioned FROM ${numbered}`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE part_ids AS
+    SELECT id, (row_number() OVER (ORDER BY id) - 1)::INTEGER AS local
+    FROM (SELECT author AS id FROM part_rows UNION SELECT unnest(mentioned) FROM part_rows) WHERE id IS NOT NULL`)
+  try {
+    await writeColumns(conn, out, 'part_ids', { ids: ['u64', 'id::UBIGINT'] }, 'ORDER BY local')
+    await writeColumns(conn, out, 'part_rows r JOIN part_ids p ON p.id = r.author', { author: ['i32', 'p.local'] }, 'ORDER BY r.dense')
+    const mentioned = `(SELECT r.dense, p.local FROM (SELECT dense, author, unnest(list_distinct(mentioned)) AS id FROM part_rows) r
+      JOIN part_ids p ON p.id = r.id WHERE r.id <> r.author)`
+    const counts = `(SELECT r.dense, count(m.local)::INTEGER AS n FROM part_rows r LEFT JOIN ${mentioned} m ON m.dense = r.dense GROUP BY r.dense)`
+    await writeColumns(conn, out, counts, { 'mentioned.count': ['i32', 'n'] }, 'ORDER BY dense')
+    await writeColumns(conn, out, mentioned, { mentioned: ['i32', 'local'] }, 'ORDER BY dense, local')
+  } finally {
+    await conn.run('DROP TABLE IF EXISTS part_rows; DROP TABLE IF EXISTS part_ids')
+  }
+}
+
+/**
+ * `serving/<table>_accounts/` in the snapshot folder `dir`: the account_idx (int_accounts) of each part's `ids`,
+ * newest part first. `start`: SQL of a row's part (its first day), over `table`'s `day`.
+ */
+export async function writeAccountsOfParts(conn: DuckDBConnection, dir: string, table: string, refs: AccountRefs, start: string): Promise<void> {
+  const out = new ServingWriter(path.join(dir, 'serving', `${table}_accounts`))
+  try {
+    const ids = `(SELECT DISTINCT start, id FROM (
+        SELECT ${start} AS start, ${refs.author} AS id FROM ${table}
+        UNION ALL SELECT ${start}, unnest(${refs.mentioned}) FROM ${table}
+      ) WHERE id IS NOT NULL) d LEFT JOIN int_accounts a ON a.platform_id = d.id`
+    await writeColumns(conn, out, ids, { account_idx: ['i32', 'coalesce(a.account_idx, -1)::INTEGER'] }, 'ORDER BY d.start DESC, d.id')
+  } finally {
+    out.close()
+  }
+  out.finish()
+}
