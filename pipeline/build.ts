@@ -20,9 +20,9 @@ import { progress } from '../log/progress.ts'
 import { AuditError } from './audit-error.ts'
 import { settleAll } from './fan-out.ts'
 import { writeFileNamed } from './file-write.ts'
-import { HISTORY_TABLES, writeHistoryParts } from './history-parts.ts'
+import { runHistoryModels, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
-import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, type PipelineDb } from './duckdb.ts'
+import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, stepRunner, copyVariables, type PipelineDb } from './duckdb.ts'
 import {
   AUDITS, FOLD_FROM_SCRATCH, FOLD_NIGHT, FOLDED, INTERMEDIATE, KEPT_AFTER_MARTS, MARTS, SCORE_INPUTS, STAGING,
 } from './models.ts'
@@ -71,23 +71,9 @@ export interface BuildResult {
   warnings: string[]
 }
 
-const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + HISTORY_TABLES.length + AUDITS.length
+const STEPS = STAGING.length + FOLDED.length + SCORE_INPUTS.length + 4 + INTERMEDIATE.length + MARTS.length + AUDITS.length
 
 type Bar = ReturnType<typeof progress>
-
-function stepRunner(conn: DuckDBConnection, bar?: Bar) {
-  return async (layer: string, model: string, counted = model) => {
-    const started = Date.now()
-    try {
-      await runSqlFile(conn, `${layer}/${model}.sql`)
-    } catch (error) {
-      throw new Error(`model ${layer}/${model} failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-    const rows = Number(await queryValue(conn, `select count(*) from ${counted}`))
-    log.info('build.step', { step: model, layer, rows, ms: Date.now() - started })
-    bar?.tick()
-  }
-}
 
 /** Run every audit; the first one that returns rows aborts with an AuditError. */
 export async function runAudits(conn: DuckDBConnection, bar?: Bar): Promise<void> {
@@ -230,7 +216,6 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   bar?.tick()
   for (const model of INTERMEDIATE) await runStep('intermediate', model)
   for (const model of MARTS) await runStep('marts', model)
-  for (const { name } of HISTORY_TABLES) await runStep('history', name)
   await dropIntermediates(conn)
   return {
     rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode,
@@ -323,7 +308,10 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     const [files, , history] = await settleAll([
       writeMarts(() => db.connect(), tempDir),
       writeServingColumns(conn, tempDir),
-      writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date).finally(() => historyConn.closeSync()),
+      copyVariables(conn, historyConn)
+        .then(() => runHistoryModels(historyConn))
+        .then(() => writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date))
+        .finally(() => historyConn.closeSync()),
     ])
     const manifest: Manifest = {
       snapshot_id: snapshotId,

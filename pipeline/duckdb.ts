@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { log } from '../log/logger.ts'
 
 export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sql')
 
@@ -71,9 +72,35 @@ export async function setVariables(conn: DuckDBConnection, vars: Record<string, 
   for (const [name, value] of Object.entries(vars)) await conn.run(`set variable ${name} = ${sqlLiteral(value)}`)
 }
 
+/** Give connection `to` the variables of `from` (DuckDB variables belong to a connection; the model files read them). */
+export async function copyVariables(from: DuckDBConnection, to: DuckDBConnection): Promise<void> {
+  const variables = await queryRows(from, `select name, value::varchar as value, type from duckdb_variables()`)
+  for (const { name, value, type } of variables) {
+    await to.run(`set variable ${name} = ${value === null ? 'null' : `cast(${sqlString(String(value))} as ${type})`}`)
+  }
+}
+
 /** Run one model file, e.g. `runSqlFile(conn, 'marts/accounts.sql')`. */
 export async function runSqlFile(conn: DuckDBConnection, file: string): Promise<void> {
   await conn.run(fs.readFileSync(path.join(SQL_DIR, file), 'utf8'))
+}
+
+/**
+ * A runner of model files on `conn`, each logged as a build step with its row count (`counted`: the table to count,
+ * the model's own by default) and ticking `bar`.
+ */
+export function stepRunner(conn: DuckDBConnection, bar?: { tick(): void }) {
+  return async (layer: string, model: string, counted = model) => {
+    const started = Date.now()
+    try {
+      await runSqlFile(conn, `${layer}/${model}.sql`)
+    } catch (error) {
+      throw new Error(`model ${layer}/${model} failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const rows = Number(await queryValue(conn, `select count(*) from ${counted}`))
+    log.info('build.step', { step: model, layer, rows, ms: Date.now() - started })
+    bar?.tick()
+  }
 }
 
 /** Rows of a query as JSON-safe objects (bigints and big ids as decimal strings). */

@@ -25,7 +25,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
-import { queryRows, sqlString } from './duckdb.ts'
+import { queryRows, sqlString, stepRunner } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
 import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
@@ -34,6 +34,8 @@ export interface HistoryTable {
   /** the model (pipeline/sql/history/<name>.sql: a table or view with a `day` column, the row's UTC day, DATE) and
    * the folder's name */
   name: string
+  /** the intermediate models only this table reads, run with it (beside the Parquet files and the serving columns) */
+  models: string[]
   /** the Parquet columns and their types, key first */
   columns: Record<string, string>
   /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
@@ -55,6 +57,7 @@ export interface HistoryTable {
 export const HISTORY_TABLES: HistoryTable[] = [
   {
     name: 'followers_count_history',
+    models: [],
     columns: { platform_id: 'UBIGINT', date: 'DATE', followers_count: 'BIGINT' },
     key: 'platform_id',
     order: 'date DESC',
@@ -68,6 +71,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
   },
   {
     name: 'tweets',
+    models: ['int_tweets'],
     columns: {
       tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'TIMESTAMP WITH TIME ZONE', created_at_iso: 'VARCHAR', text: 'VARCHAR',
       favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
@@ -121,6 +125,18 @@ function periodsOf(buildDate: string) {
     start: `if(day >= ${open}, ${open} + ${week}, date_trunc('month', day)::DATE)`,
     end: (start: string) => `if(${start} >= ${open}, ${start} + ${OPEN_PART_DAYS}, (${start} + INTERVAL 1 MONTH)::DATE)`,
     name: (start: string) => `if(${start} >= ${open}, strftime(${start}, '%Y-%m-%d'), strftime(${start}, '%Y-%m'))`,
+  }
+}
+
+/**
+ * The history tables' models and the intermediate models they alone read, on `conn` (after the marts; a connection
+ * with the models' variables).
+ */
+export async function runHistoryModels(conn: DuckDBConnection): Promise<void> {
+  const runStep = stepRunner(conn)
+  for (const table of HISTORY_TABLES) {
+    for (const model of table.models) await runStep('intermediate', model)
+    await runStep('history', table.name)
   }
 }
 

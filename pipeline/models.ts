@@ -35,7 +35,7 @@ export const SCORES = 'int_scores'
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
   'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
-  'int_window_gains', 'int_tweets', 'int_growth',
+  'int_window_gains', 'int_growth',
   // the score's explanations (docs/score.md)
   'int_score_changes',
 ]
@@ -55,7 +55,7 @@ export const MARTS = [
  * int_* table once the marts exist. */
 export const KEPT_AFTER_MARTS = [
   'int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores', 'int_score_rows',
-  'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events', 'int_tweets',
+  'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events',
 ]
 
 /** Zero-row checks run before anything is published. */

@@ -182,4 +182,18 @@ History('the server refuses a snapshot written before the mentions came from the
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })
 
+History('the server refuses a snapshot whose account map does not cover its tweets parts', async () => {
+  const { second } = await nightsFrom('parts-accounts')
+  const broken = tempDir('parts-accounts-broken')
+  fs.cpSync(second.dir, broken, { recursive: true })
+  const file = path.join(broken, 'serving', 'tweets_accounts', 'columns.json')
+  const columns = JSON.parse(fs.readFileSync(file, 'utf8'))
+  columns.columns.account_idx.length -= 1
+  fs.writeFileSync(file, JSON.stringify(columns))
+  await loadSnapshot(broken).then(
+    () => assert.unreachable('a snapshot whose account map is short must not load'),
+    (error) => assert.match(String(error), /serving\/tweets_accounts does not match the tweets parts' ids/),
+  )
+})
+
 History.run()

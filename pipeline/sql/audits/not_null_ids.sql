@@ -10,6 +10,4 @@ select 'friendship_followed', target_id::varchar from friendship_followed where 
 union all
 select 'friendship_following', source_id::varchar from friendship_following where source_idx is null or followed_idx is null
 union all
-select 'smart_follows', platform_id::varchar from smart_follows where account_idx is null or platform_id is null
-union all
-select 'tweets', tweet_id::varchar from tweets where tweet_id is null or author_id is null or created_at is null;
+select 'smart_follows', platform_id::varchar from smart_follows where account_idx is null or platform_id is null;

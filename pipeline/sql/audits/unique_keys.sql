@@ -28,10 +28,6 @@ union all
 select 'smart_follows', days || '/' || bucket || '/' || platform_id
 from (select days, bucket, platform_id from smart_follows group by days, bucket, platform_id having count(*) > 1)
 union all
--- a tweet in one month only (each month's keys are also audited as it is written)
-select 'tweets', tweet_id::varchar
-from (select tweet_id from tweets group by tweet_id having count(*) > 1)
-union all
 select 'trending', days || '/' || metric || '/' || platform_id
 from (select days, metric, platform_id from trending group by days, metric, platform_id having count(*) > 1)
 union all
