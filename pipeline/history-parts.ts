@@ -23,7 +23,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
+import { PART_IDS_FILE, writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
 import { queryRows, sqlString, stepRunner } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
@@ -179,7 +179,10 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
         count.rows += rows
       }
     }
-    if (table.refs) await writeAccountsOfParts(conn, dir, table.name, table.refs, parting.start)
+    if (table.refs) {
+      const folders = parts[table.name].map(({ period }) => path.join(dir, 'serving', partPath(table.name, period)))
+      await writeAccountsOfParts(conn, dir, table.name, folders.reverse())
+    }
   }
   log.info('build.step', { step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked, ms: Date.now() - started })
   return { files, parts }
@@ -195,14 +198,14 @@ function readManifest(dir: string | null): Manifest | null {
   }
 }
 
-/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from` into `to`; false
- * (nothing linked) when one is missing. */
+/** Hard-link a part's Parquet file and serving files (those its columns.json lists, and its ids' file) from `from`
+ * into `to`; false (nothing linked) when one is missing. */
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
   const serving = path.join('serving', part)
   try {
     const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
-    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
+    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`), ...(table.refs ? [PART_IDS_FILE] : [])]
     const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
     for (const folder of [part, serving]) fs.mkdirSync(path.join(to, folder), { recursive: true })
     for (const name of names) fs.linkSync(path.join(from, name), path.join(to, name))
