@@ -22,7 +22,7 @@ import { settleAll } from './fan-out.ts'
 import { writeFileNamed } from './file-write.ts'
 import { runHistoryModels, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
-import { openPipelineDb, queryRows, queryValue, runSqlFile, setVariables, sqlString, SQL_DIR, stepRunner, copyVariables, type PipelineDb } from './duckdb.ts'
+import { copyVariables, openPipelineDb, queryRows, runSqlFile, setVariables, sqlString, SQL_DIR, stepRunner, type PipelineDb } from './duckdb.ts'
 import {
   AUDITS, FOLD_FROM_SCRATCH, FOLD_NIGHT, FOLDED, INTERMEDIATE, KEPT_AFTER_MARTS, MARTS, SCORE_INPUTS, STAGING,
 } from './models.ts'
