@@ -8,7 +8,7 @@ const Smart = suite('get_smart_mentions')
 const OP = 'get_smart_mentions'
 
 /**
- * The three windows by SQL as of `nowMs`: mentions.parquet rows whose author is smart per accounts.parquet
+ * The three windows by SQL as of `nowMs`: rows of the `mentions` view whose author is smart per accounts.parquet
  * (is_smart), created in [now - days, now].
  */
 async function expectedWindows(id: string, nowMs: number) {
