@@ -1,7 +1,8 @@
 /**
  * SQL over the current snapshot: `npm run sql -- "select ..." [--snapshots DIR]`. Every Parquet file of
- * `<DIR>/current` is a view named after the file (accounts, smart_followers, mentions, ...). DIR is `--snapshots`,
- * else `SNAPSHOTS_DIR` (the folder the server serves from), else `snapshots`.
+ * `<DIR>/current` is a view named after the file (accounts, smart_followers, ...), beside the history tables' views
+ * and those derived from them (tweets, mentions, ...: pipeline/snapshot-sql.ts). DIR is `--snapshots`, else
+ * `SNAPSHOTS_DIR` (the folder the server serves from), else `snapshots`.
  */
 import { parseArgs } from 'node:util'
 import { formatTable, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
