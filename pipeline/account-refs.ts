@@ -34,13 +34,14 @@ export async function writePartRefs(conn: DuckDBConnection, out: ServingWriter, 
     await writeColumns(conn, out, 'part_ids', { ids: ['u64', 'id::UBIGINT'] }, 'ORDER BY local')
     await conn.run(`COPY (SELECT id::UBIGINT AS id FROM part_ids ORDER BY local) TO ${sqlString(path.join(out.dir, PART_IDS_FILE))} (FORMAT parquet)`)
     await writeColumns(conn, out, 'part_rows r JOIN part_ids p ON p.id = r.author', { author: ['i32', 'p.local'] }, 'ORDER BY r.dense')
-    const mentioned = `(SELECT r.dense, p.local FROM (SELECT dense, author, unnest(list_distinct(mentioned)) AS id FROM part_rows) r
-      JOIN part_ids p ON p.id = r.id WHERE r.id <> r.author)`
-    const counts = `(SELECT r.dense, count(m.local)::INTEGER AS n FROM part_rows r LEFT JOIN ${mentioned} m ON m.dense = r.dense GROUP BY r.dense)`
+    await conn.run(`CREATE OR REPLACE TEMP TABLE part_mentions AS
+      SELECT r.dense, p.local FROM (SELECT dense, author, unnest(list_distinct(mentioned)) AS id FROM part_rows) r
+      JOIN part_ids p ON p.id = r.id WHERE r.id <> r.author`)
+    const counts = `(SELECT r.dense, count(m.local)::INTEGER AS n FROM part_rows r LEFT JOIN part_mentions m ON m.dense = r.dense GROUP BY r.dense)`
     await writeColumns(conn, out, counts, { 'mentioned.count': ['i32', 'n'] }, 'ORDER BY dense')
-    await writeColumns(conn, out, mentioned, { mentioned: ['i32', 'local'] }, 'ORDER BY dense, local')
+    await writeColumns(conn, out, 'part_mentions', { mentioned: ['i32', 'local'] }, 'ORDER BY dense, local')
   } finally {
-    await conn.run('DROP TABLE IF EXISTS part_rows; DROP TABLE IF EXISTS part_ids')
+    await conn.run('DROP TABLE IF EXISTS part_rows; DROP TABLE IF EXISTS part_ids; DROP TABLE IF EXISTS part_mentions')
   }
 }
 

@@ -20,9 +20,9 @@ export function loadTweets(snapshotDir: string) {
   const firsts = texts.reduce((at, t) => [...at, at.at(-1)! + t.length], [0])
   /** Column `name` of every part, back to back (each part's values through `map`). */
   const gather = <T extends ColumnType>(name: string, type: T, map = (values: ArrayOf<T>, _part: number) => values) => {
-    const values = parts.map((part, k) => map(part.array(name, type), k))
-    const all = new SERVING_ARRAYS[type](values.reduce((n, v) => n + v.length, 0)) as ArrayOf<T>
-    values.reduce((at, v) => (all.set(v as never, at), at + v.length), 0)
+    // one part's values at a time beside the whole column
+    const all = new SERVING_ARRAYS[type](parts.reduce((n, part) => n + part.length(name), 0)) as ArrayOf<T>
+    parts.reduce((at, part, k) => (all.set(map(part.array(name, type), k) as never, at), at + part.length(name)), 0)
     return all
   }
   // the account_idx of each part's `ids` (-1: none), the parts' back to back: a part's references index its own
