@@ -7,10 +7,11 @@
  * in place of its weeks. A part whose rows are the same as in the snapshot `current` points to (same fingerprint: the
  * table's definition, the period, its row count and the sum of its rows' hashes) is hard-linked from it instead of
  * written again, so a night writes the parts that changed (usually the build date's week), not the whole history, nor
- * a month that grows all month long. (The score history is a mart, written whole: its oldest month and the months of
- * its 30-day rank window change every night, and the months between are small, so parts would save little and cost
- * the API a read per month.) Snapshots stay self-contained and immutable: a link is a second name of the same file,
- * and pruning a snapshot only removes its names.
+ * a month that grows all month long. A table of one list per day (`parts: 'day'`, the ranks of each scored date) has
+ * a part per day, `period=YYYY-MM-DD`: a night writes the dates it scored. (The score history, changes of score
+ * only, is a mart written whole: its first scored date holds every account's score as of then and moves every
+ * night.) Snapshots stay self-contained and immutable: a link is a second name of the same file, and pruning a
+ * snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
@@ -40,6 +41,9 @@ export interface HistoryTable {
   columns: Record<string, string>
   /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
   key: 'platform_id' | null
+  /** `day` for a part per day (a table of daily snapshots: each day's rows are written once), else by month and
+   * week as above */
+  parts?: 'day'
   /** the order of a part's rows (after the key) */
   order: string
   /** the columns whose values are unique within the table (audited in every part written) */
@@ -98,6 +102,21 @@ export const HISTORY_TABLES: HistoryTable[] = [
       from parts t left join accounts a on a.platform_id = t.author_id
       order by tweet_idx`,
   },
+  {
+    name: 'score_ranks',
+    models: [],
+    columns: { platform_id: 'UBIGINT', date: 'DATE', rank: 'INTEGER' },
+    key: null,
+    parts: 'day',
+    order: 'platform_id',
+    unique: ['platform_id', 'date'],
+    // the server finds an account's rank by its id: the ids ascending, on disk, beside the ranks
+    serving: { platform_id: ['u64', 'platform_id::UBIGINT'], rank: ['i32', 'rank::INTEGER'] },
+    texts: {},
+    view: `select a.account_idx, r.platform_id, r.date, r.rank
+      from parts r join accounts a on a.platform_id = r.platform_id
+      order by r.date desc, r.rank`,
+  },
 ]
 
 /**
@@ -118,7 +137,10 @@ const OPEN_PART_DAYS = 7
  * month's first day, or in the build date's month on the 1st, 8th, 15th, 22nd or 29th (`start`); from a part's start,
  * the day after its last (`end`) and its name, YYYY-MM for a month and YYYY-MM-DD for a week (`name`).
  */
-function periodsOf(buildDate: string) {
+function periodsOf(buildDate: string, table: HistoryTable) {
+  if (table.parts === 'day') {
+    return { start: 'day', end: (start: string) => `(${start} + 1)`, name: (start: string) => `strftime(${start}, '%Y-%m-%d')` }
+  }
   const open = `DATE '${buildDate.slice(0, 7)}-01'`
   const week = `(${OPEN_PART_DAYS} * (date_diff('day', ${open}, day) // ${OPEN_PART_DAYS}))::INTEGER`
   return {
@@ -145,7 +167,6 @@ export async function runHistoryModels(conn: DuckDBConnection): Promise<void> {
  * `dir`, the snapshot of `buildDate`; the manifest's entries for them.
  */
 export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string) {
-  const parting = periodsOf(buildDate)
   const started = Date.now()
   const previous = readManifest(previousDir)
   const files: ManifestFile[] = []
@@ -155,6 +176,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
     // a part is linked only when written by the same definition: a changed layout writes every part again
     const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
+    const parting = periodsOf(buildDate, table)
     const periods = await queryRows(
       conn,
       `SELECT ${parting.name('start')} AS period, start::VARCHAR AS start, ${parting.end('start')}::VARCHAR AS end, rows, hashes FROM (

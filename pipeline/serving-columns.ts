@@ -162,7 +162,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
       },
     ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
-    ['score_history', 'account_idx', { day: ['u16', sqlDay('date')], platform_score: ['f64', 'platform_score::DOUBLE'], rank: ['i32', 'coalesce(rank, 0)::INTEGER'] }],
+    ['score_history', 'account_idx', { day: ['u16', sqlDay('date')], platform_score: ['f64', 'platform_score::DOUBLE'] }],
     ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', sqlDay('event_date')] }],
     [
       'friendship_following',

@@ -12,10 +12,10 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (5: the mentions built by the server from the tweets parts' account references,
- * pipeline/account-refs.ts); the server reads this one only.
+ * The layout version of `serving/` (6: the ranks of each scored date in a part of their own, `score_ranks`, and the
+ * score history's changes of score only); the server reads this one only.
  */
-export const SERVING_FORMAT = 5
+export const SERVING_FORMAT = 6
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`

@@ -19,8 +19,9 @@ export interface QueryResult {
 /**
  * Views over the files' views, created with them.
  * - `score_history_daily`: every account's score on every scored date with a score > 0 (score_history holds a row per
- *   change; an account's score on a scored date of score_dates.parquet is its last row on or before it). Columns and
- *   sort as score_history.
+ *   change; an account's score on a scored date of score_dates.parquet is its last row on or before it), and its rank
+ *   that date (score_ranks: the last 30 days; NULL before). Columns as score_history, then rank; sort as
+ *   score_history.
  * - `mentions`: one row per (mentioned known account, tweet), self-mentions excluded; sort: target_idx, tweet_idx
  *   (= created_at desc, tweet_id desc). `smart_mentions`: its rows whose author is smart (monitored, active, not
  *   suspended). The server builds the same lists from the tweets parts (server/snapshot/mentions.ts).
@@ -37,10 +38,11 @@ export const DERIVED_VIEWS: Record<string, string> = {
     select m.* from mentions m join accounts a on a.account_idx = m.author_idx and a.is_smart
     order by m.target_idx, m.tweet_idx`,
   score_history_daily: `
-    select h.account_idx, h.platform_id, d.date, h.platform_score, h.rank
+    select h.account_idx, h.platform_id, d.date, h.platform_score, r.rank
     from (select distinct account_idx from score_history) a
     cross join score_dates d
     asof join score_history h on h.account_idx = a.account_idx and h.date <= d.date
+    left join score_ranks r on r.platform_id = h.platform_id and r.date = d.date
     where h.platform_score > 0
     order by h.account_idx, d.date desc`,
 }

@@ -25,7 +25,8 @@ export function defaultStateDir(snapshotsDir: string): string {
 
 /**
  * Attach (creating when absent) the state database as `st`; a state written by an earlier version is brought up to
- * date (a dense score history made sparse, superseded tweet deliveries marked).
+ * date (a dense score history made sparse, ranks moved out of the score history, superseded tweet deliveries
+ * marked).
  */
 export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
   fs.mkdirSync(stateDir, { recursive: true })
@@ -35,6 +36,11 @@ export async function attachState(conn: DuckDBConnection, stateDir: string): Pro
   if (Number(dense) > 0) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_dense_scores.sql'))
     log.info('state.migrated', { table: 'score_history', from: 'scores' })
+  }
+  const ranked = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'score_history' and column_name = 'rank'`)
+  if (Number(ranked) > 0) {
+    await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_score_ranks.sql'))
+    log.info('state.migrated', { table: 'score_ranks', from: 'score_history.rank' })
   }
   const marked = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'tweets' and column_name = 'superseded_on'`)
   if (Number(marked) === 0) {
@@ -62,7 +68,7 @@ async function rewind(conn: DuckDBConnection, date: string): Promise<void> {
   await runSqlFile(conn, 'state/rewind.sql')
 }
 
-/** Days a snapshot shows ranks for, ending on its date (the score_history mart leaves earlier rows unranked). */
+/** Days a snapshot shows ranks for, ending on its date (the score_ranks parts, one per scored date). */
 export const RANK_HISTORY_DAYS = 30
 /**
  * Days the state keeps ranks for, ending on its last day: a snapshot's window, and as many days again, so that a
@@ -70,21 +76,14 @@ export const RANK_HISTORY_DAYS = 30
  */
 export const RANK_KEPT_DAYS = 2 * RANK_HISTORY_DAYS
 
-/** The first date of the rank window of a snapshot of `date`, set as `rank_cutoff` for the score_history mart. */
+/** The first date of the rank window of a snapshot of `date`, set as `rank_cutoff` for the score_ranks table. */
 export async function setRankCutoff(conn: DuckDBConnection, date: string): Promise<void> {
   await setVariables(conn, { rank_cutoff: { date: addDays(date, 1 - RANK_HISTORY_DAYS) } })
 }
 
-/**
- * Within the commit of `date`: drop the ranks of the state's score history before its last RANK_KEPT_DAYS days
- * (sql/state/retain_ranks.sql; every score stays).
- */
+/** Within the commit of `date`: drop the state's ranks before its last RANK_KEPT_DAYS days (every score stays). */
 async function retainRanks(conn: DuckDBConnection, date: string): Promise<void> {
-  const cutoff = addDays(date, 1 - RANK_KEPT_DAYS)
-  const from = await queryValue(conn, `select min(score_date)::varchar from st.score_dates where score_date >= DATE '${cutoff}'`)
-  await setVariables(conn, { ranks_kept_from: { date: cutoff } })
-  await conn.run(`set variable ranks_anchor = ${from === null ? 'null::date' : `DATE '${from}'`}`)
-  await runSqlFile(conn, 'state/retain_ranks.sql')
+  await conn.run(`delete from st.score_ranks where score_date < DATE '${addDays(date, 1 - RANK_KEPT_DAYS)}'`)
 }
 
 /** Run `work` in one transaction of the state: committed when it returns, rolled back when it throws. */
@@ -129,6 +128,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       const dates = c.scoreDates.map((d) => `DATE '${d}'`).join(', ')
       // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
       await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
+      await conn.run(`delete from st.score_ranks where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
       await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)

@@ -32,12 +32,8 @@ const REFUSALS = new Set(['rate_limited', 'quota_exceeded'])
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const requests = new Counter({
-    name: 'api_requests_total',
-    help: 'API requests answered, by operation and outcome (ok or the error code).',
-    labelNames: ['operation', 'code'],
-    registers: [registry],
-  })
+  const counter = (name: string, help: string, labelNames: string[]) => new Counter({ name, help, labelNames, registers: [registry] })
+  const requests = counter('api_requests_total', 'API requests answered, by operation and outcome (ok or the error code).', ['operation', 'code'])
   const duration = new Histogram({
     name: 'api_request_duration_seconds',
     help: 'Time from a request arriving to its body being ready, by operation.',
@@ -45,18 +41,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
   })
-  const cache = new Counter({
-    name: 'api_cache_requests_total',
-    help: 'Response-cache lookups, by operation and result (hit or miss).',
-    labelNames: ['operation', 'result'],
-    registers: [registry],
-  })
-  const refusals = new Counter({
-    name: 'api_access_refusals_total',
-    help: 'Requests refused by the monthly quota (quota_exceeded) or the per-bucket rate (rate_limited).',
-    labelNames: ['operation', 'reason'],
-    registers: [registry],
-  })
+  const cache = counter('api_cache_requests_total', 'Response-cache lookups, by operation and result (hit or miss).', ['operation', 'result'])
+  const refusals = counter(
+    'api_access_refusals_total',
+    'Requests refused by the monthly quota (quota_exceeded) or the per-bucket rate (rate_limited).',
+    ['operation', 'reason'],
+  )
   new Gauge({
     name: 'snapshot_info',
     help: 'The served snapshot (value 1), labelled with its id and build date.',

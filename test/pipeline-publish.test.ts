@@ -12,6 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
 import { BUILD_DATE, baseRaw, daysBetween, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { buildKilledAt } from './_killed-build.ts'
+import { assertSameMarts, marts } from './_state.ts'
 
 const rawDir = writeRaw(tempDir('publish-raw'), baseRaw())
 
@@ -64,12 +65,16 @@ async function queryState(snapshots: string, sql: string, write = false) {
   }
 }
 
-/** The scores > 0 of one date from the state's sparse score history (each account's last row on or before it). */
+/**
+ * The scores > 0 of one date from the state's sparse score history (each account's last row on or before it), with
+ * the ranks the state keeps for that date (NULL once dropped).
+ */
 const historyOf = (snapshots: string, date: string) =>
-  queryState(snapshots, `select platform_id, platform_score, rank from (
+  queryState(snapshots, `select h.platform_id, h.platform_score, r.rank from (
       select * from st.score_history where score_date <= DATE '${date}'
-      qualify row_number() over (partition by platform_id order by score_date desc) = 1)
-    where platform_score > 0 order by platform_id`)
+      qualify row_number() over (partition by platform_id order by score_date desc) = 1) h
+    left join st.score_ranks r on r.platform_id = h.platform_id and r.score_date = DATE '${date}'
+    where h.platform_score > 0 order by h.platform_id`)
 
 const scoredDates = async (snapshots: string) =>
   (await queryState(snapshots, 'select score_date::varchar as d from st.score_dates order by 1')).map((r) => String(r.d))
@@ -113,14 +118,14 @@ History('history :: backfill scores earlier dates from the scans as of each date
   }
 })
 
-History('history :: the state and score_history keep a row only when a score or rank changes, read over the scored dates', async () => {
+History('history :: the state and score_history keep a row only when a score changes, read over the scored dates', async () => {
   const snapshots = tempDir('history-sparse')
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
   const [{ repeated, rows, dense }] = await queryState(snapshots, `
     with h as (
-      select *, lag(platform_score) over w as s0, lag(rank) over w as r0, lag(score_date) over w as d0
+      select *, lag(platform_score) over w as s0, lag(score_date) over w as d0
       from st.score_history window w as (partition by platform_id order by score_date))
-    select count(*) filter (where d0 is not null and s0 = platform_score and r0 is not distinct from rank) as repeated,
+    select count(*) filter (where d0 is not null and s0 = platform_score) as repeated,
       count(*) as rows,
       (select count(distinct platform_id) from st.score_history) * (select count(*) from st.score_dates) as dense
     from h`)
@@ -131,27 +136,35 @@ History('history :: the state and score_history keep a row only when a score or 
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
   const [mart] = await readParquet(file, `
     with h as (
-      select *, lag(platform_score) over w as s0, lag(rank) over w as r0, lag(date) over w as d0
+      select *, lag(platform_score) over w as s0, lag(date) over w as d0
       from t window w as (partition by platform_id order by date))
-    select count(*) filter (where d0 is not null and s0 = platform_score and r0 is not distinct from rank) as repeated,
+    select count(*) filter (where d0 is not null and s0 = platform_score) as repeated,
       count(*) filter (where date::varchar not in (${dates.map((d) => `'${d}'`).join(', ')})) as unscored,
       count(*) as rows
     from h`)
   assert.equal([mart.repeated, mart.unscored], ['0', '0'])
   assert.ok(Number(mart.rows) < Number(dense), `${mart.rows} rows, ${dense} account-dates`)
-  await assertScoresAsOf(file, snapshots, dates)
+  await assertScoresAsOf(dir, snapshots, dates)
 })
 
-/** Each scored date's scores read from the sparse file (its last row on or before the date) equal the state's. */
-async function assertScoresAsOf(file: string, snapshots: string, dates: string[]) {
-  for (const date of dates) {
-    const scores = await readParquet(file, `
-      select platform_id, platform_score, rank from (
-        select * from t where date <= DATE '${date}'
-        qualify row_number() over (partition by platform_id order by date desc) = 1)
-      where platform_score > 0 order by platform_id`)
-    assert.equal(scores, await historyOf(snapshots, date), date)
-  }
+/**
+ * The scores > 0 of one date read from a snapshot: each account's last row on or before it in the sparse
+ * score_history.parquet, and its rank in that date's score_ranks part (NULL without one).
+ */
+function servedOn(dir: string, date: string) {
+  const part = path.join(dir, 'score_ranks', `period=${date}`, 'data.parquet')
+  const ranks = fs.existsSync(part) ? `read_parquet('${part}')` : '(select null::ubigint as platform_id, null::integer as rank limit 0)'
+  return readParquet(path.join(dir, 'score_history.parquet'), `
+    select h.platform_id, h.platform_score, r.rank from (
+      select * from t where date <= DATE '${date}'
+      qualify row_number() over (partition by platform_id order by date desc) = 1) h
+    left join ${ranks} r on r.platform_id = h.platform_id
+    where h.platform_score > 0 order by h.platform_id`)
+}
+
+/** Each scored date's scores and ranks read from the snapshot equal the state's. */
+async function assertScoresAsOf(dir: string, snapshots: string, dates: string[]) {
+  for (const date of dates) assert.equal(await servedOn(dir, date), await historyOf(snapshots, date), date)
 }
 
 History('history :: score_history covers the 365 days up to the build date, its first scored date holding the scores of then', async () => {
@@ -161,6 +174,7 @@ History('history :: score_history covers the 365 days up to the build date, its 
   // window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
   await queryState(snapshots, `
     update st.score_history set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
+    update st.score_ranks set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
     update st.score_dates set score_date = score_date - 361 where score_date <= DATE '2026-11-19';`, true)
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
   const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-23')
@@ -168,29 +182,58 @@ History('history :: score_history covers the 365 days up to the build date, its 
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
   const file = path.join(dir, 'score_history.parquet')
   assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
-  await assertScoresAsOf(file, snapshots, dates)
+  await assertScoresAsOf(dir, snapshots, dates)
 })
 
-History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', async () => {
-  const sparse = tempDir('history-sparse-state')
-  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: sparse, date: BUILD_DATE, backfillDays: 7 })
-  const dense = tempDir('history-dense-state')
-  fs.cpSync(path.join(sparse, 'state'), path.join(dense, 'state'), { recursive: true })
-  await queryState(dense, `
+/**
+ * A state of an earlier layout, made from a current one by `sql`, is converted when a build attaches it: a rerun of
+ * the build date on it gives the state and the rows a rerun gives on the current one (a rerun rewinds the date, then
+ * scores it again).
+ */
+async function assertConverted(name: string, sql: string) {
+  const reference = tempDir(`history-${name}-reference`)
+  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: reference, date: BUILD_DATE, backfillDays: 7 })
+  const converted = tempDir(`history-${name}-state`)
+  fs.cpSync(path.join(reference, 'state'), path.join(converted, 'state'), { recursive: true })
+  await queryState(converted, sql, true)
+  const tables = ['score_history', 'score_ranks', 'score_dates']
+  const state = (snapshots: string) => Promise.all(tables.map((t) => queryState(snapshots, `select * from st.${t} order by all`)))
+  const expected = await state(reference)
+  const a = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: reference, date: BUILD_DATE })
+  const b = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: converted, date: BUILD_DATE })
+  assert.equal(await state(converted), expected)
+  assertSameMarts(await marts(b.dir), await marts(a.dir))
+}
+
+History('history :: a state holding the dense score history (st.scores) is converted when a build attaches it', () =>
+  assertConverted('dense', `
     create table st.scores as
-      select d.score_date, h.platform_id, h.platform_score, h.rank
+      select d.score_date, h.platform_id, h.platform_score, r.rank
       from st.score_dates d
       join st.score_history h on h.score_date <= d.score_date
+      left join st.score_ranks r on r.score_date = d.score_date and r.platform_id = h.platform_id
       qualify row_number() over (partition by d.score_date, h.platform_id order by h.score_date desc) = 1
         and h.platform_score > 0;
-    drop table st.score_history;`, true)
-  const expected = await queryState(sparse, 'select * from st.score_history order by score_date, platform_id')
-  // a rerun of the build date rewinds it, then scores it again: the same sparse history either way
-  const a = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: sparse, date: BUILD_DATE })
-  const b = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: dense, date: BUILD_DATE })
-  assert.equal(await queryState(dense, 'select * from st.score_history order by score_date, platform_id'), expected)
-  assert.equal(await allRows(b.dir), await allRows(a.dir))
-})
+    drop table st.score_history;
+    drop table st.score_ranks;`))
+
+// the earlier layout: a row per account and scored date on which its score or its rank changed
+History('history :: a state whose score history holds the ranks (st.score_history.rank) is converted when a build attaches it', () =>
+  assertConverted('ranked', `
+    create table st.ranked as
+      with dense as (
+        select d.score_date, a.platform_id, h.platform_score, r.rank
+        from st.score_dates d
+        cross join (select distinct platform_id from st.score_history) a
+        asof join st.score_history h on h.platform_id = a.platform_id and h.score_date <= d.score_date
+        left join st.score_ranks r on r.score_date = d.score_date and r.platform_id = a.platform_id)
+      select score_date, platform_id, platform_score, rank from (
+        select *, lag(platform_score) over w as s0, lag(rank) over w as r0, row_number() over w as n from dense
+        window w as (partition by platform_id order by score_date))
+      where n = 1 or s0 <> platform_score or r0 is distinct from rank;
+    drop table st.score_history;
+    drop table st.score_ranks;
+    alter table st.ranked rename to score_history;`))
 
 History('history :: snapshots show ranks for the 30 days ending on their date; the state keeps them 60, every score always', async () => {
   // the fixture's scans run up to 11-22; nothing new happens on the days after it, so scores carry on unchanged
@@ -202,10 +245,7 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
     const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('history-ranks-own'), date })
     return readParquet(path.join(dir, 'accounts.parquet'), 'select platform_id, platform_score, rank from t where platform_score > 0 order by platform_id')
   }
-  const served = (dir: string, date: string) =>
-    readParquet(path.join(dir, 'score_history.parquet'), `select platform_id, platform_score, rank from (
-        select * from t where date <= DATE '${date}' qualify row_number() over (partition by platform_id order by date desc) = 1)
-      where platform_score > 0 order by platform_id`)
+  const served = servedOn
   const unranked = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, rank: null }))
   // 12-16 is 30 days before 01-15: before the window, the score of then without its rank; 12-17 opens the window
   assert.equal(await served(first.dir, '2026-12-16'), unranked(await own('2026-12-16')))
@@ -216,7 +256,7 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
   // a night refused for its raw input drops nothing
   const scans = path.join(raw, '2027-01-16', 'follow_scans.parquet')
   const good = fs.readFileSync(scans)
-  const stateRows = () => queryState(snapshots, 'select * from st.score_history order by score_date, platform_id')
+  const stateRows = () => Promise.all(['score_history', 'score_ranks'].map((t) => queryState(snapshots, `select * from st.${t} order by all`)))
   const before = await stateRows()
   fs.writeFileSync(scans, good.subarray(0, 40))
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' }).then(
@@ -235,11 +275,11 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
   // the state holds no rank before its last 60 days and no row that repeats the score of the row before it there
   const [{ ranked, repeated }] = await queryState(snapshots, `
     with h as (select *, lag(platform_score) over (partition by platform_id order by score_date) as before from st.score_history)
-    select count(*) filter (where rank is not null and score_date < DATE '2026-11-18') as ranked,
-      count(*) filter (where score_date < DATE '2026-11-18' and before = platform_score) as repeated from h`)
+    select (select count(*) from st.score_ranks where score_date < DATE '2026-11-18') as ranked,
+      count(*) filter (where before = platform_score) as repeated from h`)
   assert.equal([ranked, repeated], ['0', '0'])
   // a rerun of the night, and of the night before, give the same rows
-  const history = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
+  const history = (dir: string) => marts(dir, ['score_history', 'score_ranks'])
   const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-16' })
   assert.equal(await history(again.dir), await history(next.dir))
   const earlier = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15' })
@@ -255,10 +295,10 @@ History('history :: a build killed after its commit keeps the ranks of the windo
   assert.is(child.signal, 'SIGKILL', child.stderr)
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), served.snapshotId)
   // 11-21 opens the window of the 12-20 snapshot that current serves
-  const [{ ranked }] = await queryState(snapshots, `select count(*) as ranked from st.score_history where score_date = DATE '2026-11-21' and rank is not null`)
+  const [{ ranked }] = await queryState(snapshots, `select count(*) as ranked from st.score_ranks where score_date = DATE '2026-11-21'`)
   assert.ok(Number(ranked) > 0, 'the ranks of 11-21 are still in the state')
   const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20' })
-  const rows = (dir: string) => readParquet(path.join(dir, 'score_history.parquet'))
+  const rows = (dir: string) => marts(dir, ['score_history', 'score_ranks'])
   assert.equal(await rows(again.dir), await rows(served.dir))
 })
 

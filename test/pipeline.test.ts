@@ -311,7 +311,7 @@ Extra('smart_mentions :: the mentions whose author is smart', async () => {
 Extra('score_history :: this build\'s scores > 0 when no earlier history exists; the build date is the scored date', async () => {
   const scored = (await rows('accounts')).filter((a) => (a.platform_score as number) > 0)
   assert.equal(
-    (await rows('score_history')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
+    (await rows('score_history_daily')).map((r) => [r.account_idx, r.date, r.platform_score, r.rank]),
     scored.map((a) => [a.account_idx, BUILD_DATE, a.platform_score, a.rank]),
   )
   assert.equal((await rows('score_dates')).map((r) => r.date), [BUILD_DATE])

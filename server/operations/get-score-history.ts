@@ -2,7 +2,7 @@
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
-import { scoreDays } from '../queries/daily-series.ts'
+import { rankOn, scoreDays } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
@@ -20,12 +20,12 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
+    const { day, platformScore } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
     return pagedItems(request, day.length, 'score_history', (i) => ({
       date: formatDay(day[i]),
       platform_score: platformScore[i],
-      rank: rank[i] || null,
+      rank: rankOn(snapshot.scoreHistory, day[i], snapshot.accounts.numericId[idx]) || null,
     }))
   },
 })

@@ -4,16 +4,16 @@
  * row per scanned day, in parts (a closed month or a week); scores one row per change, read over the scored dates.
  *
  * @example const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
- * @example const { day, platformScore, rank } = scoreDays(snapshot.scoreHistory, idx, today, 30)
+ * @example const { day, platformScore } = scoreDays(snapshot.scoreHistory, idx, today, 30)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { Snapshot } from '../snapshot/load.ts'
-import type { SeriesParts } from '../snapshot/series-parts.ts'
-import { findId } from '../params/account.ts'
+import { RANK_BLOCK, type SeriesParts } from '../snapshot/series-parts.ts'
+import { findId, idsBelow } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 import { date, nullable, object, string, type JsonSchema } from '../openapi/schema.ts'
 
-/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score or rank changed. */
+/** Scores stored sparse: an account's rows (newest first) on the scored dates where its score changed; ranks per date. */
 type ScoreSeries = Snapshot['scoreHistory']
 
 /**
@@ -47,14 +47,14 @@ function accountRows<K extends string>(series: SeriesParts<K>, idx: number, olde
 
 /**
  * The scores of account `idx` on the scored dates from today back to `days - 1` days before (any date after today
- * skipped), newest first: `day[i]` has `platformScore[i]` and `rank[i]` (0 for NULL); dates on which it had no score,
- * or a score of 0, are skipped.
+ * skipped), newest first: `day[i]` has `platformScore[i]`; dates on which it had no score, or a score of 0, are
+ * skipped.
  */
 export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
   const [start, end] = [history.offsets[idx], history.offsets[idx + 1]]
   // an account's change rows (newest first): a scored date's score is the newest row on or before it
-  const [changed, scores, ranks] = [history.day.read(start, end), history.platformScore.read(start, end), history.rank.read(start, end)]
-  const out = { day: [] as number[], platformScore: [] as number[], rank: [] as number[] }
+  const [changed, scores] = [history.day.read(start, end), history.platformScore.read(start, end)]
+  const out = { day: [] as number[], platformScore: [] as number[] }
   let row = 0
   for (const date of history.dates) {
     if (date > today) continue
@@ -64,10 +64,18 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
     if (scores[row] > 0) {
       out.day.push(date)
       out.platformScore.push(scores[row])
-      out.rank.push(ranks[row])
     }
   }
   return out
+}
+
+/** Account `id`'s rank on scored date `day`; 0 when it had none that day or the day's ranks are not kept. */
+export function rankOn(history: ScoreSeries, day: number, id: bigint): number {
+  const part = history.ranks.get(day)
+  // the block that would hold id: the last one whose first id is id or below
+  const start = part ? (idsBelow(part.index, id + 1n) - 1) * RANK_BLOCK : -1
+  const k = start < 0 ? undefined : findId(part!.ids.read(start, Math.min(start + RANK_BLOCK, part!.ids.length)), id)
+  return k === undefined ? 0 : part!.rank.read(start + k, start + k + 1)[0]
 }
 
 /**
@@ -113,11 +121,8 @@ function windowsBody(day: ArrayLike<number>, read: ArrayLike<number | bigint>, t
     const n = rowsSince(day, today - days + 1)
     // `+ 0` turns a rounded -0 into 0
     const diff = n > 1 ? Math.round((Number(read[0]) - Number(read[n - 1])) * scale) / scale + 0 : 0
-    return {
-      date: n > 0 ? formatDay(day[n - 1]) : null,
-      diff,
-      diff_str: diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0',
-    }
+    const diff_str = diff > 0 ? `+${diff.toFixed(decimals)}` : diff < 0 ? diff.toFixed(decimals) : '0'
+    return { date: n > 0 ? formatDay(day[n - 1]) : null, diff, diff_str }
   })
   return { success: true, today: formatDay(today), week, month }
 }

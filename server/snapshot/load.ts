@@ -18,7 +18,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
 import { mentionsOf } from './mentions.ts'
-import { openSeriesParts } from './series-parts.ts'
+import { openRankParts, openSeriesParts } from './series-parts.ts'
 import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
@@ -59,11 +59,8 @@ export async function loadSnapshot(dir: string) {
   const accounts = loadAccounts(files)
   const previousUsernames = loadPreviousUsernames(reference.previous_usernames, accounts.count)
   const categories = reference.categories as unknown as Reference[]
-  const tags = (reference.tags as { id: number; name: string; tag_category_id: number }[]).map(({ id, name, tag_category_id }) => ({
-    id,
-    name,
-    tagCategoryId: tag_category_id,
-  })) as Tag[]
+  const tagRows = reference.tags as { id: number; name: string; tag_category_id: number }[]
+  const tags: Tag[] = tagRows.map(({ id, name, tag_category_id }) => ({ id, name, tagCategoryId: tag_category_id }))
   const offsets = (table: string) => array(`${table}.offsets`, 'i32')
   const loaded = loadTweets(realDir)
   const { mentioned: _, ...tweets } = loaded
@@ -148,16 +145,16 @@ export async function loadSnapshot(dir: string) {
     mentions: mentionsOf(loaded, accounts.count, () => true),
     /**
      * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score
-     * or rank changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
+     * changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
      */
     scoreHistory: {
       offsets: offsets('score_history'),
       day: disk('score_history.day', 'u16'),
       platformScore: disk('score_history.platform_score', 'f64'),
-      /** 0 when the stored rank is NULL */
-      rank: disk('score_history.rank', 'i32'),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
+      /** the score_ranks parts: the ranks of the scored dates of the last 30 days */
+      ranks: openRankParts(realDir),
     },
     /** The score's explanation files, each grouped by account. */
     scoreExplanations: {

@@ -20,10 +20,15 @@ create table if not exists st.tweets (
   ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar, favorites bigint,
   retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[], superseded_on date);
 create table if not exists st.score_history (
-  -- the score history, sparse: one row per account and scored date on which its score or rank changed (from the
-  -- last row before it; an account first scored > 0 starts with a row; platform_score 0 with rank NULL = no score
-  -- from that date). The score of an account on a scored date = its last row on or before that date, 0 without one.
-  score_date date, platform_id ubigint, platform_score double, rank integer);
+  -- the score history, sparse: one row per account and scored date on which its score changed (from the last row
+  -- before it; an account first scored > 0 starts with a row; platform_score 0 = no score from that date). The
+  -- score of an account on a scored date = its last row on or before that date, 0 without one.
+  score_date date, platform_id ubigint, platform_score double);
+create table if not exists st.score_ranks (
+  -- the ranks of the scored dates of the last RANK_KEPT_DAYS days (pipeline/state.ts): one row per ranked account
+  -- (tracked, score > 0) and date. A rank moves whenever an account above it crosses, so they are kept per date,
+  -- not as changes, and only as long as snapshots show them.
+  score_date date, platform_id ubigint, rank integer);
 create table if not exists st.score_dates (
   -- the dates scored; the score of a date not listed here is unknown
   score_date date);
