@@ -169,15 +169,15 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   }
 })
 
-History('the server refuses a snapshot written before the mentions came from the tweets parts (serving format 4), saying to build', async () => {
+History('the server refuses a snapshot written before the ranks had parts of their own (serving format 5), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 4 }))
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 5 }))
   await loadSnapshot(old).then(
-    () => assert.unreachable('a format 4 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 4, this server reads format 5: build a snapshot with this version \(npm run build\)/),
+    () => assert.unreachable('a format 5 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 5, this server reads format 6: build a snapshot with this version \(npm run build\)/),
   )
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })
