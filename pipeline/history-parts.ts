@@ -110,8 +110,8 @@ export const HISTORY_TABLES: HistoryTable[] = [
     parts: 'day',
     order: 'platform_id',
     unique: ['platform_id', 'date'],
-    // the server finds an account's rank by its id: the ids ascending, on disk, beside the ranks
-    serving: { platform_id: ['u64', 'platform_id::UBIGINT'], rank: ['i32', 'rank::INTEGER'] },
+    // for analysts: the server reads each account's ranks from one serving column (pipeline/serving-columns.ts)
+    serving: {},
     texts: {},
     view: `select a.account_idx, r.platform_id, r.date, r.rank
       from parts r join accounts a on a.platform_id = r.platform_id

@@ -35,7 +35,7 @@ export const SCORES = 'int_scores'
 /** The remaining intermediate models, after the score. */
 export const INTERMEDIATE = [
   'int_follow_events', 'int_smart_followers', 'int_score_ago', 'int_followers_series', 'int_bucket_members',
-  'int_window_gains', 'int_growth',
+  'int_window_gains', 'int_growth', 'int_score_ranks',
   // the score's explanations (docs/score.md)
   'int_score_changes',
 ]

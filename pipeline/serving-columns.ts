@@ -18,6 +18,7 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
+import { RANK_HISTORY_DAYS } from './state.ts'
 
 /**
  * The columns of score_explanations.parquet the server reads, in the order of `score_explanations.components`: one
@@ -202,6 +203,16 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
 
   // the scored dates score_history's sparse rows are read over, newest first
   await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', sqlDay('date')] }, 'ORDER BY date DESC')
+  // each account's ranks on the build date and the RANK_HISTORY_DAYS - 1 days before it, newest first (0: none that
+  // day): account i's are rows i·n .. i·n+n-1, read with one request
+  await writeColumns(
+    conn,
+    out,
+    `int_accounts a CROSS JOIN range(${RANK_HISTORY_DAYS}) d(back)
+     LEFT JOIN int_score_ranks r ON r.platform_id = a.platform_id AND r.score_date = getvariable('build_date') - d.back::INTEGER`,
+    { 'score_ranks.by_account': ['i32', 'coalesce(r.rank, 0)::INTEGER'] },
+    'ORDER BY a.account_idx, d.back',
+  )
 
   await writeExplanationComponents(conn, out, 'score_explanations')
 

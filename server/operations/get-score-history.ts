@@ -1,8 +1,8 @@
 /** GET /api/v1/get_score_history — daily stored scores (and ranks) of an account within a period, newest first. */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { formatDay, utcDay } from '../params/dates.ts'
-import { rankOn, scoreDays } from '../queries/daily-series.ts'
+import { formatDay, parseDay, utcDay } from '../params/dates.ts'
+import { ranksOn, scoreDays } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
@@ -21,11 +21,12 @@ export default defineOperation({
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
     const { day, platformScore } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
+    const rank = ranksOn(snapshot.scoreHistory, idx, parseDay(snapshot.date)!, day)
     const request = readPage(query, 'get_score_history')
     return pagedItems(request, day.length, 'score_history', (i) => ({
       date: formatDay(day[i]),
       platform_score: platformScore[i],
-      rank: rankOn(snapshot.scoreHistory, day[i], snapshot.accounts.numericId[idx]) || null,
+      rank: rank[i] || null,
     }))
   },
 })

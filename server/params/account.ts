@@ -43,8 +43,8 @@ export function findByPlatformId(snapshot: Snapshot, raw: string): number | unde
   return id === null ? undefined : findId(snapshot.accounts.numericId, id)
 }
 
-/** Binary search of the ascending ids: how many are below `id`. */
-export function idsBelow(ids: BigUint64Array, id: bigint): number {
+/** Binary search of the ascending ids: the position of `id`, undefined when absent. */
+export function findId(ids: BigUint64Array, id: bigint): number | undefined {
   let low = 0
   let high = ids.length
   while (low < high) {
@@ -52,13 +52,7 @@ export function idsBelow(ids: BigUint64Array, id: bigint): number {
     if (ids[mid] < id) low = mid + 1
     else high = mid
   }
-  return low
-}
-
-/** The position of `id` in the ascending ids, undefined when absent. */
-export function findId(ids: BigUint64Array, id: bigint): number | undefined {
-  const k = idsBelow(ids, id)
-  return ids[k] === id ? k : undefined
+  return ids[low] === id ? low : undefined
 }
 
 /** The target's account_idx; throws `invalid_params` when neither parameter is given, `account_not_found` when nothing resolves. */

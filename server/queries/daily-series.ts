@@ -8,8 +8,8 @@
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { Snapshot } from '../snapshot/load.ts'
-import { RANK_BLOCK, type SeriesParts } from '../snapshot/series-parts.ts'
-import { findId, idsBelow } from '../params/account.ts'
+import type { SeriesParts } from '../snapshot/series-parts.ts'
+import { findId } from '../params/account.ts'
 import { formatDay, utcDay } from '../params/dates.ts'
 import { date, nullable, object, string, type JsonSchema } from '../openapi/schema.ts'
 
@@ -69,13 +69,12 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
   return out
 }
 
-/** Account `id`'s rank on scored date `day`; 0 when it had none that day or the day's ranks are not kept. */
-export function rankOn(history: ScoreSeries, day: number, id: bigint): number {
-  const part = history.ranks.get(day)
-  // the block that would hold id: the last one whose first id is id or below
-  const start = part ? (idsBelow(part.index, id + 1n) - 1) * RANK_BLOCK : -1
-  const k = start < 0 ? undefined : findId(part!.ids.read(start, Math.min(start + RANK_BLOCK, part!.ids.length)), id)
-  return k === undefined ? 0 : part!.rank.read(start + k, start + k + 1)[0]
+/** Account `idx`'s rank on each of `days` (0: none that day, or the day's ranks are not kept), one read. */
+export function ranksOn(history: ScoreSeries, idx: number, buildDay: number, days: number[]): number[] {
+  // the days kept per account, the build date first
+  const kept = history.ranks.length / (history.offsets.length - 1)
+  const ranks = history.ranks.read(idx * kept, (idx + 1) * kept)
+  return days.map((day) => ranks[buildDay - day] ?? 0)
 }
 
 /**

@@ -18,7 +18,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { log } from '../../log/logger.ts'
 import { mentionsOf } from './mentions.ts'
-import { openRankParts, openSeriesParts } from './series-parts.ts'
+import { openSeriesParts } from './series-parts.ts'
 import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
@@ -153,8 +153,8 @@ export async function loadSnapshot(dir: string) {
       platformScore: disk('score_history.platform_score', 'f64'),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
-      /** the score_ranks parts: the ranks of the scored dates of the last 30 days */
-      ranks: openRankParts(realDir),
+      /** each account's ranks on the build date and the days before it, newest first (0: none that day) */
+      ranks: disk('score_ranks.by_account', 'i32'),
     },
     /** The score's explanation files, each grouped by account. */
     scoreExplanations: {

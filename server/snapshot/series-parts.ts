@@ -3,7 +3,7 @@
  * (`serving/<table>/period=YYYY-MM/` or `period=YYYY-MM-DD/`, the week's first day; written by
  * pipeline/history-parts.ts, see docs/snapshot.md): per part, the account ids it holds (ascending), their row offsets
  * and the rows' days in memory (2 bytes a row: a period is found without a read per part), the values on disk, an
- * account's rows newest day first. The ranks of each scored date (one part per date) are read by account id.
+ * account's rows newest day first.
  *
  * @example const history = openSeriesParts(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */
@@ -43,7 +43,7 @@ export function openSeriesParts<K extends string>(
     const values = {} as Record<K, DiskColumn<ColumnType>>
     for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
     return {
-      firstDay: firstDay(folder),
+      firstDay: Date.parse(`${path.basename(folder).slice('period='.length)}-01`.slice(0, 10)) / 86_400_000,
       ids: files.array('platform_id', 'u64'),
       offsets: files.array('offsets', 'i32'),
       day: files.array('day', 'u16'),
@@ -52,27 +52,6 @@ export function openSeriesParts<K extends string>(
   })
   return { parts, accountIds, answered }
 }
-
-/** Ids per block of a rank part: a lookup reads one block of ids. */
-export const RANK_BLOCK = 512
-
-/**
- * The ranks of each scored date of the rank window, by day: a part per date (`serving/score_ranks/period=YYYY-MM-DD/`),
- * its ranked accounts' ids ascending and their ranks on disk, and the first id of every block in memory.
- */
-export function openRankParts(snapshotDir: string) {
-  return new Map(
-    partFolders(snapshotDir, 'score_ranks').map((folder) => {
-      const files = openServingFiles(folder, 'part')
-      const ids = files.disk('platform_id', 'u64')
-      const index = BigUint64Array.from({ length: Math.ceil(ids.length / RANK_BLOCK) }, (_, b) => ids.read(b * RANK_BLOCK, b * RANK_BLOCK + 1)[0])
-      return [firstDay(folder), { ids, index, rank: files.disk('rank', 'i32') }]
-    }),
-  )
-}
-
-/** A part's first day (days since 1970-01-01) from its folder's name, `period=YYYY-MM` or `period=YYYY-MM-DD`. */
-const firstDay = (folder: string) => Date.parse(`${path.basename(folder).slice('period='.length)}-01`.slice(0, 10)) / 86_400_000
 
 /** The serving folders of `table`'s parts (`serving/<table>/period=YYYY-MM[-DD]/`), newest first. */
 export function partFolders(snapshotDir: string, table: string): string[] {

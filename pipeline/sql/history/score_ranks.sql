@@ -1,13 +1,5 @@
 -- score_ranks/period=YYYY-MM-DD/data.parquet — grain: one row per ranked account (tracked, score > 0) per scored date
--- within the RANK_HISTORY_DAYS days ending on the build date (rank_cutoff), a part per date: the state's ranks before
--- the first date this build scored, then this build's (int_score_rows: the backfilled dates and the build date).
+-- within the RANK_HISTORY_DAYS days ending on the build date, a part per date (int_score_ranks).
 -- columns: platform_id, date, rank (+ day, which picks the part). sort within a part: platform_id
 create or replace view score_ranks as
-select platform_id, score_date as date, rank, score_date as day
-from (
-  select score_date, platform_id, rank from state_score_ranks
-  where score_date < (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows)
-  union all
-  select score_date, platform_id, rank from int_score_rows where platform_score > 0 and rank is not null
-)
-where score_date >= getvariable('rank_cutoff') and score_date <= getvariable('build_date');
+select platform_id, score_date as date, rank, score_date as day from int_score_ranks;
