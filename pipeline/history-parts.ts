@@ -15,7 +15,8 @@
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
- * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving` and `texts` entry.
+ * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving` and `texts` entry (a table with
+ * none of these, which the server does not read, has no serving folder).
  *
  * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22')
  */
@@ -110,7 +111,8 @@ export const HISTORY_TABLES: HistoryTable[] = [
     parts: 'day',
     order: 'platform_id',
     unique: ['platform_id', 'date'],
-    // for analysts: the server reads each account's ranks from one serving column (pipeline/serving-columns.ts)
+    // for analysts only (no serving folder): the server reads each account's ranks from one serving column
+    // (pipeline/serving-columns.ts)
     serving: {},
     texts: {},
     view: `select a.account_idx, r.platform_id, r.date, r.rank
@@ -225,16 +227,20 @@ function readManifest(dir: string | null): Manifest | null {
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
   const serving = path.join('serving', part)
+  const folders = isServed(table) ? [part, serving] : [part]
   try {
-    const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
-    const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`), ...(table.refs ? [PART_IDS_FILE] : [])]
-    const names = [path.join(part, PART_FILE), ...files.map((f) => path.join(serving, f))]
-    for (const folder of [part, serving]) fs.mkdirSync(path.join(to, folder), { recursive: true })
+    const names = [path.join(part, PART_FILE)]
+    if (isServed(table)) {
+      const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
+      const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`), ...(table.refs ? [PART_IDS_FILE] : [])]
+      names.push(...files.map((f) => path.join(serving, f)))
+    }
+    for (const folder of folders) fs.mkdirSync(path.join(to, folder), { recursive: true })
     for (const name of names) fs.linkSync(path.join(from, name), path.join(to, name))
     return true
   } catch (error) {
     log.warn('build.history_part_relinked', { part, error: (error as Error).message, meaning: 'written again' })
-    for (const folder of [part, serving]) fs.rmSync(path.join(to, folder), { recursive: true, force: true })
+    for (const folder of folders) fs.rmSync(path.join(to, folder), { recursive: true, force: true })
     return false
   }
 }
@@ -259,6 +265,17 @@ async function writePeriod(conn: DuckDBConnection, dir: string, table: HistoryTa
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
   await conn.run(`COPY (SELECT ${columns} FROM ${source} ${order}) TO ${sqlString(path.join(dir, file))} (${PARQUET_OPTIONS})`)
 
+  if (isServed(table)) await writeServing(conn, dir, table, period, source, order)
+  const schema = Object.entries(table.columns).map(([name, type]) => ({ name, type }))
+  return { file, rows, sha256: await sha256File(path.join(dir, file)), schema }
+}
+
+/** Whether the server reads `table`'s parts: they have a serving folder. */
+const isServed = (table: HistoryTable) =>
+  table.key !== null || Object.keys(table.serving).length + Object.keys(table.texts).length > 0 || table.refs !== undefined
+
+/** A part's serving folder: its keys and offsets, serving and text columns, account references. */
+async function writeServing(conn: DuckDBConnection, dir: string, table: HistoryTable, period: string, source: string, order: string) {
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, period)))
   try {
     if (table.key) await writeKeys(conn, out, source)
@@ -270,8 +287,6 @@ async function writePeriod(conn: DuckDBConnection, dir: string, table: HistoryTa
     out.close()
   }
   out.finish()
-  const schema = Object.entries(table.columns).map(([name, type]) => ({ name, type }))
-  return { file, rows, sha256: await sha256File(path.join(dir, file)), schema }
 }
 
 /** A keyed part's sorted distinct keys (`platform_id`, u64) and their row `offsets` (i32, keys + 1). */

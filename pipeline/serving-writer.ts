@@ -12,8 +12,8 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (6: the ranks of each scored date in a part of their own, `score_ranks`, and the
- * score history's changes of score only); the server reads this one only.
+ * The layout version of `serving/` (6: each account's ranks of the last 30 scored days in `score_ranks.by_account`,
+ * and the score history's changes of score only); the server reads this one only.
  */
 export const SERVING_FORMAT = 6
 
@@ -89,7 +89,6 @@ export async function writeColumns(conn: DuckDBConnection, out: ServingWriter, s
   const entries = Object.entries(columns)
   // every column exists, an empty table's too (a first night has no follow events yet)
   for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
-  if (entries.length === 0) return
   const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
