@@ -2,7 +2,7 @@
  * The accounts a history table's rows name by id (the tweets: each one's author and the accounts it mentions), in a
  * form the server reads without searching ids (docs/snapshot.md, "serving/"):
  * - in each part's serving folder, what depends on the part's rows only (so a part stays linkable): `ids` (u64, the
- *   sorted distinct ids its rows name; also as `ids.parquet`), `author` (i32 per row: index of the author's id in
+ *   sorted distinct ids its rows name), `author` (i32 per row: index of the author's id in
  *   `ids`), and the mentioned accounts of each row, `mentioned.count` (i32 per row) and `mentioned` (i32, the rows'
  *   lists back to back: indices into `ids`, each account once, the author left out);
  * - written every night, what depends on the snapshot's accounts: `serving/<table>_accounts/account_idx` (i32), the
@@ -10,13 +10,10 @@
  *
  * @example await writePartRefs(conn, out, { author: 'author_id', mentioned: 'mentioned_ids' }, numberedRows)
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { sqlString } from './duckdb.ts'
-import { ServingWriter, writeColumns } from './serving-writer.ts'
-
-/** A part's `ids` again as a Parquet file, which the nightly account map reads (DuckDB does not read `ids.bin`). */
-export const PART_IDS_FILE = 'ids.parquet'
+import { items, ServingWriter, writeColumns } from './serving-writer.ts'
 
 /** The SQL of the columns naming accounts. */
 export interface AccountRefs {
@@ -32,7 +29,6 @@ export async function writePartRefs(conn: DuckDBConnection, out: ServingWriter, 
     FROM (SELECT author AS id FROM part_rows UNION SELECT unnest(mentioned) FROM part_rows) WHERE id IS NOT NULL`)
   try {
     await writeColumns(conn, out, 'part_ids', { ids: ['u64', 'id::UBIGINT'] }, 'ORDER BY local')
-    await conn.run(`COPY (SELECT id::UBIGINT AS id FROM part_ids ORDER BY local) TO ${sqlString(path.join(out.dir, PART_IDS_FILE))} (FORMAT parquet)`)
     await writeColumns(conn, out, 'part_rows r JOIN part_ids p ON p.id = r.author', { author: ['i32', 'p.local'] }, 'ORDER BY r.dense')
     await conn.run(`CREATE OR REPLACE TEMP TABLE part_mentions AS
       SELECT r.dense, p.local FROM (SELECT dense, author, unnest(list_distinct(mentioned)) AS id FROM part_rows) r
@@ -47,23 +43,40 @@ export async function writePartRefs(conn: DuckDBConnection, out: ServingWriter, 
 
 /**
  * `serving/<table>_accounts/` in the snapshot folder `dir`: the account_idx (int_accounts) of each part's `ids`, the
- * parts newest first (`folders`: their serving folders in that order), read from the parts' ids files: a night reads
- * the distinct ids of each part, not every row.
+ * parts newest first (`folders`: their serving folders in that order). A night reads the distinct ids of each part,
+ * not every row; account_idx being the place of an account's id among them all in order, each part's sorted ids are
+ * matched in one pass.
  */
 export async function writeAccountsOfParts(conn: DuckDBConnection, dir: string, table: string, folders: string[]): Promise<void> {
+  const accounts = await accountIds(conn)
   const out = new ServingWriter(path.join(dir, 'serving', `${table}_accounts`))
   try {
-    const files = folders.map((folder) => sqlString(path.join(folder, PART_IDS_FILE)))
-    // each id with its part's place, newest first
-    const ids = files.length === 0
-      ? '(SELECT NULL::UBIGINT AS id, 0 AS part LIMIT 0) d'
-      : `(SELECT p.id, k.part FROM read_parquet([${files.join(', ')}], filename = true) p
-          JOIN (VALUES ${files.map((file, k) => `(${file}, ${k})`).join(', ')}) k(file, part) ON k.file = p.filename) d`
-    await writeColumns(conn, out, `${ids} LEFT JOIN int_accounts a ON a.platform_id = d.id`, {
-      account_idx: ['i32', 'coalesce(a.account_idx, -1)::INTEGER'],
-    }, 'ORDER BY d.part, d.id')
+    out.appendBytes('account_idx', 'i32', new Int32Array(0))
+    for (const folder of folders) {
+      const bytes = fs.readFileSync(path.join(folder, 'ids.bin'))
+      const ids = new BigUint64Array(bytes.byteLength / 8)
+      new Uint8Array(ids.buffer).set(bytes)
+      const idx = new Int32Array(ids.length)
+      for (let i = 0, a = 0; i < ids.length; i++) {
+        while (a < accounts.length && accounts[a] < ids[i]) a++
+        idx[i] = accounts[a] === ids[i] ? a : -1
+      }
+      out.appendBytes('account_idx', 'i32', idx)
+    }
   } finally {
     out.close()
   }
   out.finish()
+}
+
+/** Every account's platform_id, by account_idx (ascending ids). */
+async function accountIds(conn: DuckDBConnection): Promise<BigUint64Array> {
+  const chunks: BigUint64Array[] = []
+  const result = await conn.stream(`SELECT platform_id::UBIGINT FROM int_accounts ORDER BY account_idx`)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    chunks.push((items(chunk.getColumnVector(0)) as BigUint64Array).slice(0, chunk.rowCount))
+  }
+  const ids = new BigUint64Array(chunks.reduce((n, c) => n + c.length, 0))
+  chunks.reduce((at, c) => (ids.set(c, at), at + c.length), 0)
+  return ids
 }

@@ -25,7 +25,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { PART_IDS_FILE, writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
+import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
 import { queryRows, sqlString, stepRunner } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
@@ -222,7 +222,7 @@ function readManifest(dir: string | null): Manifest | null {
   }
 }
 
-/** Hard-link a part's Parquet file and serving files (those its columns.json lists, and its ids' file) from `from`
+/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from`
  * into `to`; false (nothing linked) when one is missing. */
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
@@ -232,7 +232,7 @@ function linkPart(from: string, to: string, table: HistoryTable, period: string)
     const names = [path.join(part, PART_FILE)]
     if (isServed(table)) {
       const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
-      const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`), ...(table.refs ? [PART_IDS_FILE] : [])]
+      const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
       names.push(...files.map((f) => path.join(serving, f)))
     }
     for (const folder of folders) fs.mkdirSync(path.join(to, folder), { recursive: true })

@@ -78,6 +78,24 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
   }
 }
 
+/**
+ * `score_ranks.by_account`: each account's ranks on the build date and the RANK_HISTORY_DAYS - 1 days before it,
+ * newest first (0: none that day): account i's are values i·n .. i·n+n-1, read with one request. Filled in place from
+ * the window's ranks (int_score_ranks), which come in no particular order.
+ */
+async function writeRanks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
+  const ranks = new Int32Array(owners * RANK_HISTORY_DAYS)
+  const result = await conn.stream(
+    `SELECT a.account_idx::INTEGER, (getvariable('build_date') - r.score_date)::INTEGER, r.rank::INTEGER
+     FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id`,
+  )
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [account, back, rank] = [0, 1, 2].map((c) => items(chunk.getColumnVector(c)) as Int32Array)
+    for (let i = 0; i < chunk.rowCount; i++) ranks[account[i] * RANK_HISTORY_DAYS + back[i]] = rank[i]
+  }
+  out.appendBytes('score_ranks.by_account', 'i32', ranks)
+}
+
 /** The serving columns of the marts in `conn`'s database, into `dir/serving` (`dir`: the snapshot's temp folder). */
 export async function writeServingColumns(conn: DuckDBConnection, dir: string): Promise<void> {
   const started = Date.now()
@@ -203,16 +221,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
 
   // the scored dates score_history's sparse rows are read over, newest first
   await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', sqlDay('date')] }, 'ORDER BY date DESC')
-  // each account's ranks on the build date and the RANK_HISTORY_DAYS - 1 days before it, newest first (0: none that
-  // day): account i's are rows i·n .. i·n+n-1, read with one request
-  await writeColumns(
-    conn,
-    out,
-    `int_accounts a CROSS JOIN range(${RANK_HISTORY_DAYS}) d(back)
-     LEFT JOIN int_score_ranks r ON r.platform_id = a.platform_id AND r.score_date = getvariable('build_date') - d.back::INTEGER`,
-    { 'score_ranks.by_account': ['i32', 'coalesce(r.rank, 0)::INTEGER'] },
-    'ORDER BY a.account_idx, d.back',
-  )
+  await writeRanks(conn, out, owners)
 
   await writeExplanationComponents(conn, out, 'score_explanations')
 
