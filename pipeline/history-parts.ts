@@ -8,10 +8,8 @@
  * table's definition, the period, its row count and the sum of its rows' hashes) is hard-linked from it instead of
  * written again, so a night writes the parts that changed (usually the build date's week), not the whole history, nor
  * a month that grows all month long. A table of one list per day (`parts: 'day'`, the ranks of each scored date) has
- * a part per day, `period=YYYY-MM-DD`: a night writes the dates it scored. (The score history, changes of score
- * only, is a mart written whole: its first scored date holds every account's score as of then and moves every
- * night.) Snapshots stay self-contained and immutable: a link is a second name of the same file, and pruning a
- * snapshot only removes its names.
+ * a part per day, `period=YYYY-MM-DD`: a night writes the dates it scored. Snapshots stay self-contained and
+ * immutable: a link is a second name of the same file, and pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
@@ -102,6 +100,19 @@ export const HISTORY_TABLES: HistoryTable[] = [
         t.favorites, t.retweets, t.replies, t.views, t.mentioned_ids
       from parts t left join accounts a on a.platform_id = t.author_id
       order by tweet_idx`,
+  },
+  {
+    name: 'score_history',
+    models: [],
+    columns: { platform_id: 'UBIGINT', date: 'DATE', platform_score: 'DOUBLE' },
+    key: 'platform_id',
+    order: 'date DESC',
+    unique: ['platform_id', 'date'],
+    serving: { day: ['u16', sqlDay('date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
+    texts: {},
+    view: `select a.account_idx, h.platform_id, h.date, h.platform_score
+      from parts h join accounts a on a.platform_id = h.platform_id
+      order by a.account_idx, h.date desc`,
   },
   {
     name: 'score_ranks',

@@ -46,7 +46,7 @@ export const MARTS = [
   'smart_followers', 'categorized_followers_count', 'followers_diff',
   'friendship_followed', 'friendship_following', 'smart_follows',
   // the operations of docs/extra-operations.md
-  'score_dates', 'score_history', 'trending', 'top_researched',
+  'score_dates', 'trending', 'top_researched',
   // the score's explanations (docs/score.md)
   'score_explanations', 'score_contributors', 'score_changes',
 ]

@@ -181,7 +181,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
       },
     ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
-    ['score_history', 'account_idx', { day: ['u16', sqlDay('date')], platform_score: ['f64', 'platform_score::DOUBLE'] }],
     ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', sqlDay('event_date')] }],
     [
       'friendship_following',
@@ -219,7 +218,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
     if (table === 'smart_followers') await writeFollowerOrders(conn, out, table, offsets)
   }
 
-  // the scored dates score_history's sparse rows are read over, newest first
+  // the scored dates the score history's sparse rows are read over, newest first
   await writeColumns(conn, out, 'score_dates', { 'score_dates.day': ['u16', sqlDay('date')] }, 'ORDER BY date DESC')
   await writeRanks(conn, out, owners)
 

@@ -12,10 +12,10 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (6: each account's ranks of the last 30 scored days in `score_ranks.by_account`,
- * and the score history's changes of score only); the server reads this one only.
+ * The layout version of `serving/` (7: the score history's changes of score in parts, `serving/score_history/period=…/`,
+ * each account's ranks of the last 30 scored days in `score_ranks.by_account`); the server reads this one only.
  */
-export const SERVING_FORMAT = 6
+export const SERVING_FORMAT = 7
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`

@@ -9,7 +9,7 @@ import { setup } from './_setup.ts'
 const History = suite('get_score_history')
 const OP = 'get_score_history'
 
-/** Stored scores of the last `days` days including today (UTC), newest first, by SQL over score_history.parquet read
+/** Stored scores of the last `days` days including today (UTC), newest first, by SQL over the score_history parts read
  * over the scored dates (score_history_daily). */
 async function expected(id: string, days: number | null) {
   const { query, today } = await scored()

@@ -49,6 +49,11 @@ History("a night links the parts that did not change and writes the build date's
     assert.is(inode(servingPart(second.dir, period)), inode(servingPart(first.dir, period)), period)
   }
   assert.not.ok(fs.existsSync(part(first.dir, '2026-11-22')))
+  // the score history alike (its changes of score; none on the 22nd): every part linked
+  const scores = (dir: string, period: string) => path.join(dir, 'score_history', `period=${period}`, PART_FILE)
+  assert.equal(periods(first, 'score_history'), ['2026-11-08', '2026-11-15'])
+  assert.equal(periods(second, 'score_history'), periods(first, 'score_history'))
+  for (const period of periods(second, 'score_history')) assert.is(inode(scores(second.dir, period)), inode(scores(first.dir, period)), period)
   // the linked part is listed in the manifest like a written one
   const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/period=2026-10/data.parquet')
   assert.ok(listed, 'the linked month is in the manifest')
@@ -169,15 +174,15 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   }
 })
 
-History('the server refuses a snapshot written before the ranks had parts of their own (serving format 5), saying to build', async () => {
+History('the server refuses a snapshot written before the score history had parts (serving format 6), saying to build', async () => {
   const { second } = await nightsFrom('parts-format')
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 5 }))
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 6 }))
   await loadSnapshot(old).then(
-    () => assert.unreachable('a format 5 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 5, this server reads format 6: build a snapshot with this version \(npm run build\)/),
+    () => assert.unreachable('a format 6 snapshot must not load'),
+    (error) => assert.match(String(error), /serving columns of format 6, this server reads format 7: build a snapshot with this version \(npm run build\)/),
   )
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })

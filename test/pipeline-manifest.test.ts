@@ -37,7 +37,7 @@ const SCHEMAS: Record<string, string> = {
   'smart_follows.parquet': 'days INTEGER, bucket VARCHAR, rank_alpha INTEGER, pos_by_score INTEGER, pos_by_followers INTEGER, account_idx INTEGER, platform_id UBIGINT, username VARCHAR, name VARCHAR, description VARCHAR, profile_url VARCHAR, profile_image VARCHAR, blue_verified BOOLEAN, platform_score DOUBLE, platform_score_diff DOUBLE, current_followers BIGINT, followers_diff BIGINT, total_alpha_followers BIGINT, new_alpha_followers BIGINT, new_alpha_followers_diff BIGINT, top_alpha_followers STRUCT("name" VARCHAR, username VARCHAR, image VARCHAR, score DOUBLE, verified BOOLEAN)[]',
   'tweets/period=*/data.parquet': 'tweet_id UBIGINT, author_id UBIGINT, created_at TIMESTAMP WITH TIME ZONE, created_at_iso VARCHAR, text VARCHAR, favorites BIGINT, retweets BIGINT, replies BIGINT, views BIGINT, mentioned_ids UBIGINT[]',
   'score_dates.parquet': 'date DATE',
-  'score_history.parquet': 'account_idx INTEGER, platform_id UBIGINT, date DATE, platform_score DOUBLE',
+  'score_history/period=*/data.parquet': 'platform_id UBIGINT, date DATE, platform_score DOUBLE',
   'score_ranks/period=*/data.parquet': 'platform_id UBIGINT, date DATE, rank INTEGER',
   'trending.parquet': 'days INTEGER, metric VARCHAR, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, growth DOUBLE, platform_score_diff DOUBLE, smart_followers_diff BIGINT',
   'top_researched.parquet': 'days INTEGER, rank INTEGER, account_idx INTEGER, platform_id UBIGINT, lookups BIGINT',
@@ -86,7 +86,6 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     ['accounts', 'platform_score', 'platform_score'],
     ['smart_followers', 'follower_idx', 'follower_idx'],
     ['smart_followers', 'subscribed_at_ms', 'epoch_ms(subscribed_at)'],
-    ['score_history', 'platform_score', 'platform_score'],
     ['friendship_following', 'platform_score', 'platform_score'],
     ['score_contributors', 'points', 'points'],
     ['categorized_followers_count', 'cnt', 'cnt'],
@@ -96,13 +95,17 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
     assert.ok(rows.length > 0, table)
     assert.equal(column(`${table}.${name}`), rows.map((r) => String(r.v)), `${table}.${name}`)
   }
-  // a history table's parts (October closed, November's weeks): each account's rows from offsets[k] on, as in the
-  // part's Parquet file
-  const histories: [string, string, string][] = [['followers_count_history', 'followers_count', 'followers_count']]
-  for (const [table, name, value] of histories) {
+  // a history table's parts (the follower counts: October closed, November's weeks; the scores: the build date's
+  // week): each account's rows from offsets[k] on, as in the part's Parquet file
+  // [table, serving column, its value in the Parquet file, its array, the first part, how many parts at least]
+  const histories: [string, string, string, typeof SERVING_ARRAYS[keyof typeof SERVING_ARRAYS], string, number][] = [
+    ['followers_count_history', 'followers_count', 'followers_count', Uint32Array, 'period=2026-10', 3],
+    ['score_history', 'platform_score', 'platform_score', Float64Array, 'period=2026-11-22', 1],
+  ]
+  for (const [table, name, value, Values, first, count] of histories) {
     const parts = fs.readdirSync(path.join(dir, table))
-    assert.is(parts[0], 'period=2026-10', table)
-    assert.ok(parts.length > 2 && parts.slice(1).every((p) => /^period=2026-11-\d\d$/.test(p)), parts.join())
+    assert.is(parts[0], first, table)
+    assert.ok(parts.length >= count && parts.slice(1).every((p) => /^period=2026-11-\d\d$/.test(p)), parts.join())
     assert.equal(fs.readdirSync(path.join(serving, table)), parts, table)
     for (const part of parts) {
       const folder = path.join(serving, table, part)
@@ -110,7 +113,7 @@ Manifest('serving :: the serving columns hold the Parquet files\' values, row fo
         const bytes = fs.readFileSync(path.join(folder, `${column}.bin`))
         return [...new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))].map(String)
       }
-      const [ids, offsets, values] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read(name, Uint32Array)]
+      const [ids, offsets, values] = [read('platform_id', BigUint64Array), read('offsets', Int32Array), read(name, Values)]
       const rows = await readParquet(path.join(dir, table, part, 'data.parquet'), `select platform_id, (${value}) as v from t`)
       assert.ok(rows.length > 0, part)
       assert.equal(values, rows.map((r) => String(r.v)), `${table} ${part}`)

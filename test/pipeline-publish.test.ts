@@ -132,9 +132,8 @@ History('history :: the state and score_history keep a row only when a score cha
   assert.is(repeated, '0')
   assert.ok(Number(rows) < Number(dense), `${rows} rows, ${dense} account-dates`)
   const dates = await scoredDates(snapshots)
-  const file = path.join(dir, 'score_history.parquet')
   assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
-  const [mart] = await readParquet(file, `
+  const [mart] = await readParquet(historyParts(dir), `
     with h as (
       select *, lag(platform_score) over w as s0, lag(date) over w as d0
       from t window w as (partition by platform_id order by date))
@@ -147,14 +146,17 @@ History('history :: the state and score_history keep a row only when a score cha
   await assertScoresAsOf(dir, snapshots, dates)
 })
 
+/** Every part of a snapshot's score history (a glob). */
+const historyParts = (dir: string) => path.join(dir, 'score_history', '*', 'data.parquet')
+
 /**
  * The scores > 0 of one date read from a snapshot: each account's last row on or before it in the sparse
- * score_history.parquet, and its rank in that date's score_ranks part (NULL without one).
+ * score_history parts, and its rank in that date's score_ranks part (NULL without one).
  */
 function servedOn(dir: string, date: string) {
   const part = path.join(dir, 'score_ranks', `period=${date}`, 'data.parquet')
   const ranks = fs.existsSync(part) ? `read_parquet('${part}')` : '(select null::ubigint as platform_id, null::integer as rank limit 0)'
-  return readParquet(path.join(dir, 'score_history.parquet'), `
+  return readParquet(historyParts(dir), `
     select h.platform_id, h.platform_score, r.rank from (
       select * from t where date <= DATE '${date}'
       qualify row_number() over (partition by platform_id order by date desc) = 1) h
@@ -167,21 +169,24 @@ async function assertScoresAsOf(dir: string, snapshots: string, dates: string[])
   for (const date of dates) assert.equal(await servedOn(dir, date), await historyOf(snapshots, date), date)
 }
 
-History('history :: score_history covers the 365 days up to the build date, its first scored date holding the scores of then', async () => {
+History('history :: score_history covers the months from the 12th before the build date\'s (so score_dates\' 365 days), its first scored date holding the scores of then', async () => {
   const snapshots = tempDir('history-window')
   await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
-  // 11-15..11-18 move before the window and 11-19 onto its first day (2025-11-23): the first scored date of the
-  // window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
+  // 11-15..11-18 move before the window (2025-10-28..31) and 11-19 onto its first day (2025-11-01): the first scored
+  // date of the window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
   await queryState(snapshots, `
-    update st.score_history set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
-    update st.score_ranks set score_date = score_date - 361 where score_date <= DATE '2026-11-19';
-    update st.score_dates set score_date = score_date - 361 where score_date <= DATE '2026-11-19';`, true)
+    update st.score_history set score_date = score_date - 383 where score_date <= DATE '2026-11-19';
+    update st.score_ranks set score_date = score_date - 383 where score_date <= DATE '2026-11-19';
+    update st.score_dates set score_date = score_date - 383 where score_date <= DATE '2026-11-19';`, true)
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
-  const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-23')
-  assert.equal(dates, ['2025-11-23', '2026-11-20', '2026-11-21', '2026-11-22'])
-  assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates)
-  const file = path.join(dir, 'score_history.parquet')
-  assert.equal(await readParquet(file, `select min(date)::varchar as first from t`), [{ first: '2025-11-23' }])
+  const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-01')
+  assert.equal(dates, ['2025-11-01', '2026-11-20', '2026-11-21', '2026-11-22'])
+  // the scored dates of the last 365 days
+  assert.equal((await readParquet(path.join(dir, 'score_dates.parquet'), 'select date::varchar as d from t order by d')).map((r) => r.d), dates.slice(1))
+  assert.equal(await readParquet(historyParts(dir), `select min(date)::varchar as first from t`), [{ first: '2025-11-01' }])
+  // the anchors' month, then weeks of the build date's month
+  const parts = fs.readdirSync(path.join(dir, 'score_history')).sort()
+  assert.ok(parts[0] === 'period=2025-11' && parts.slice(1).every((p) => /^period=2026-11-\d\d$/.test(p)), parts.join())
   await assertScoresAsOf(dir, snapshots, dates)
 })
 

@@ -17,23 +17,27 @@ import { date, nullable, object, string, type JsonSchema } from '../openapi/sche
 type ScoreSeries = Snapshot['scoreHistory']
 
 /**
- * Account `idx`'s rows dated `oldest` or later (any later than today too), newest day first across the parts: their
- * days, and `read(from, to)`, the values of rows from..to-1 (only those are read from disk). None for an account whose
- * series is not answered.
+ * Account `idx`'s rows dated `oldest` or later (any later than today too), and with `asOf` the newest row before
+ * `oldest` too (the value as of then), newest day first across the parts: their days, and `read(from, to)`, the values
+ * of rows from..to-1 (only those are read from disk). None for an account whose series is not answered.
  */
-function accountRows<K extends string>(series: SeriesParts<K>, idx: number, oldest: number) {
+function accountRows<K extends string>(series: SeriesParts<K>, idx: number, oldest: number, asOf = false) {
   const segments: { part: SeriesParts<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
   let length = 0
+  let before = asOf ? 1 : 0
   for (const part of series.answered[idx] ? series.parts : []) {
     const k = findId(part.ids, series.accountIds[idx])
     if (k !== undefined) {
       const rows = part.day.subarray(part.offsets[k], part.offsets[k + 1])
-      const days = rows.subarray(0, rowsSince(rows, oldest))
+      const since = rowsSince(rows, oldest)
+      const older = Math.min(before, rows.length - since)
+      before -= older
+      const days = rows.subarray(0, since + older)
       segments.push({ part, start: part.offsets[k], first: length, days })
       length += days.length
     }
     // older parts hold older days only
-    if (part.firstDay <= oldest) break
+    if (part.firstDay <= oldest && before === 0) break
   }
   const day = new Uint16Array(length)
   for (const { first, days } of segments) day.set(days, first)
@@ -51,9 +55,9 @@ function accountRows<K extends string>(series: SeriesParts<K>, idx: number, olde
  * skipped.
  */
 export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
-  const [start, end] = [history.offsets[idx], history.offsets[idx + 1]]
   // an account's change rows (newest first): a scored date's score is the newest row on or before it
-  const [changed, scores] = [history.day.read(start, end), history.platformScore.read(start, end)]
+  const { day: changed, read } = accountRows(history.changes, idx, today - days + 1, true)
+  const scores = read('platform_score', 0, changed.length)
   const out = { day: [] as number[], platformScore: [] as number[] }
   let row = 0
   for (const date of history.dates) {
@@ -72,7 +76,7 @@ export function scoreDays(history: ScoreSeries, idx: number, today: number, days
 /** Account `idx`'s rank on each of `days` (0: none that day, or the day's ranks are not kept), one read. */
 export function ranksOn(history: ScoreSeries, idx: number, buildDay: number, days: number[]): number[] {
   // the days kept per account, the build date first
-  const kept = history.ranks.length / (history.offsets.length - 1)
+  const kept = history.ranks.length / history.changes.accountIds.length
   const ranks = history.ranks.read(idx * kept, (idx + 1) * kept)
   return days.map((day) => ranks[buildDay - day] ?? 0)
 }

@@ -144,13 +144,11 @@ export async function loadSnapshot(dir: string) {
     /** the mentions of each account (the `mentions` view) */
     mentions: mentionsOf(loaded, accounts.count, () => true),
     /**
-     * score_history.parquet grouped by account, newest day first: a row per scored date on which the account's score
-     * changed; its score on a scored date is its last row on or before it (queries/daily-series.ts).
+     * score_history's parts, newest first: a row per scored date on which an account's score changed; its score on a
+     * scored date is its last row on or before it (queries/daily-series.ts). Every account's series is answered.
      */
     scoreHistory: {
-      offsets: offsets('score_history'),
-      day: disk('score_history.day', 'u16'),
-      platformScore: disk('score_history.platform_score', 'f64'),
+      changes: openSeriesParts(realDir, 'score_history', { platform_score: 'f64' }, accounts.numericId, new Uint8Array(accounts.count).fill(1)),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
       /** each account's ranks on the build date and the days before it, newest first (0: none that day) */

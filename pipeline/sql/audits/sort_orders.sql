@@ -1,7 +1,7 @@
 -- Every mart is stored in the order docs/snapshot.md promises (rowid = storage order), and the row-number columns
--- (account_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. The score history
--- is strictly ordered by (account_idx, date desc): each row after the one before it, so no (account, date) twice.
--- (The history parts are written sorted and their keys audited as they are written: pipeline/history-parts.ts.)
+-- (account_idx, ordinal, rank_alpha, pos_by_*) are the positions they claim to be. score_dates is strictly ordered
+-- (date desc): no date twice. (The history parts are written sorted and their keys audited as they are written:
+-- pipeline/history-parts.ts.)
 select 'accounts' as mart, rowid as row from (
   select rowid, account_idx, row_number() over (order by platform_id) - 1 as expected from accounts)
 where rowid <> expected or account_idx <> expected
@@ -39,12 +39,6 @@ select 'smart_follows', rowid from (
     row_number() over (partition by days, bucket order by current_followers desc, platform_id) - 1 as by_followers
   from smart_follows)
 where rowid <> expected or rank_alpha <> expected_rank or pos_by_score <> by_score or pos_by_followers <> by_followers
-union all
-select 'score_history', rowid from (
-  select rowid, account_idx, date,
-    lag(account_idx) over (order by rowid) as before_idx, lag(date) over (order by rowid) as before_date
-  from score_history)
-where before_idx > account_idx or (before_idx = account_idx and before_date <= date)
 union all
 select 'score_dates', rowid from (select rowid, date, lag(date) over (order by rowid) as before_date from score_dates)
 where before_date <= date

@@ -1,6 +1,5 @@
--- Every mart's key identifies one row (keys are rendered as text for the offending groups only). The score history
--- (account and date) and score_dates are checked by sort_orders, in one pass: strictly ordered rows have distinct
--- keys.
+-- Every mart's key identifies one row (keys are rendered as text for the offending groups only). score_dates is
+-- checked by sort_orders, in one pass: strictly ordered rows have distinct keys.
 select 'accounts' as mart, platform_id::varchar as key
 from (select platform_id from accounts group by platform_id having count(*) > 1)
 union all

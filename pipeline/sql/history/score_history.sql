@@ -1,17 +1,19 @@
--- score_history.parquet — grain: one row per (account, scored date on which its score changed) within the 365 days
--- up to the build date; the scored dates are score_dates.parquet, the ranks of the last RANK_HISTORY_DAYS of them
--- the score_ranks parts. An account's score on a scored date is its last row on or before that date (none: no
--- score); a row with platform_score 0 ends a score. The window's first scored date holds every account's score as of
--- that date.
+-- score_history/period=<YYYY-MM | YYYY-MM-DD>/data.parquet — grain: one row per (account, scored date on which its
+-- score changed) from the window's first scored date (`first`: the first on or after the first day of the month 12
+-- months before the build date's month, so at least the 365 days score_dates lists, and the oldest part changes once a
+-- month) to the build date. `first` holds every account's score as of that date. An account's score on a scored date
+-- is its last row on or before that date (none: no score); a row with platform_score 0 ends a score.
+-- columns: platform_id, date, platform_score (+ day, which picks the part). sort within a part: platform_id, date desc
 -- Sources: stg_score_history (the state's rows, each already a change from the row before it, then a backfill's
 -- rows, one per account and date) and this build's scores. Only the rows from the first date this build scored
 -- (`fresh`: this build's date, or the first backfilled one) are compared with the row before them, so a night reads
--- the state's year of changes once, without sorting it per account.
--- columns: account_idx, platform_id, date, platform_score
--- sort: account_idx, date desc
+-- the state's changes once, without sorting them per account.
 create or replace table score_history as
 with bounds as (
-  select (select min(date) from score_dates) as first,
+  select
+    (select min(score_date) from (
+       select score_date from stg_score_history_dates union select getvariable('build_date'))
+     where score_date >= (date_trunc('month', getvariable('build_date')) - interval 12 month)::date) as first,
     (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows) as fresh
 ),
 stored as (
@@ -50,7 +52,5 @@ changes as (
   left join anchors a on a.platform_id = f.platform_id
   where coalesce(f.before_score, a.before_fresh, 0) <> f.platform_score
 )
-select a.account_idx, c.platform_id, c.score_date as date, c.platform_score
-from changes c
-join int_accounts a on a.platform_id = c.platform_id
-order by a.account_idx, date desc;
+select platform_id, score_date as date, platform_score, score_date as day
+from changes;
