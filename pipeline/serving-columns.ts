@@ -15,7 +15,7 @@
  * @example await writeServingColumns(conn, '/snapshots/.tmp-2026-11-22_010203-abcdef')
  */
 import path from 'node:path'
-import type { DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 import { RANK_HISTORY_DAYS } from './state.ts'
@@ -81,17 +81,24 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
 /**
  * `score_ranks.by_account`: each account's ranks on the build date and the RANK_HISTORY_DAYS - 1 days before it,
  * newest first (0: none that day): account i's are values i·n .. i·n+n-1, read with one request. Filled in place from
- * the window's ranks (int_score_ranks), which come in no particular order.
+ * the window's ranks (int_score_ranks), an account's as two lists (days back and ranks): a chunk carries thousands of
+ * accounts' ranks.
  */
 async function writeRanks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
   const ranks = new Int32Array(owners * RANK_HISTORY_DAYS)
   const result = await conn.stream(
-    `SELECT a.account_idx::INTEGER, (getvariable('build_date') - r.score_date)::INTEGER, r.rank::INTEGER
-     FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id`,
+    `SELECT a.account_idx::INTEGER, list((getvariable('build_date') - r.score_date)::INTEGER), list(r.rank::INTEGER)
+     FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id
+     GROUP BY a.account_idx`,
   )
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const [account, back, rank] = [0, 1, 2].map((c) => items(chunk.getColumnVector(c)) as Int32Array)
-    for (let i = 0; i < chunk.rowCount; i++) ranks[account[i] * RANK_HISTORY_DAYS + back[i]] = rank[i]
+    const accounts = items(chunk.getColumnVector(0)) as Int32Array
+    const [backs, values] = [1, 2].map((c) => chunk.getColumnVector(c) as DuckDBListVector)
+    const [back, rank] = [backs, values].map((list) => items(list.childVector) as Int32Array)
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const [at, b, r] = [accounts[i] * RANK_HISTORY_DAYS, backs.getEntryOffset(i), values.getEntryOffset(i)]
+      for (let k = 0; k < backs.getEntryLength(i); k++) ranks[at + back[b + k]] = rank[r + k]
+    }
   }
   out.appendBytes('score_ranks.by_account', 'i32', ranks)
 }

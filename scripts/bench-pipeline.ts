@@ -46,7 +46,8 @@ const END_DATE = '2026-11-22'
 interface Step {
   step: string
   layer: string
-  rows: number
+  /** none for a view */
+  rows?: number
   ms: number
 }
 

@@ -50,12 +50,17 @@ top_followers as (
   where w.period = 'current'
   group by w.days, w.bucket, w.target_id
 ),
+-- a listed monitored account's follower count as of `days` ago (its last scan on or before then), from the stored
+-- counts of the listed accounts only
 followers_ago as (
-  select s.platform_id, r.days, arg_max(s.followers_count, s.date) as followers_count
-  from int_followers_series s
-  join (select distinct days, target_id from ranked) r on r.target_id = s.platform_id
-  where s.date <= getvariable('build_date') - r.days
-  group by s.platform_id, r.days
+  select c.platform_id, r.days, arg_max(c.followers_count, c.scan_date) as followers_count
+  from int_follower_counts c
+  join (
+    select distinct r.days, r.target_id from ranked r
+    join int_accounts a on a.platform_id = r.target_id and a.is_monitored
+  ) r on r.target_id = c.platform_id
+  where c.scan_date <= getvariable('build_date') - r.days
+  group by c.platform_id, r.days
 ),
 items as (
   select
