@@ -38,8 +38,9 @@ export interface HistoryTable {
   models: string[]
   /** the Parquet columns and their types, key first */
   columns: Record<string, string>
-  /** the columns computed from the others in the row (left out of the fingerprint: they change only with them) */
-  derived?: string[]
+  /** a column of the model holding each row's hash of its content, kept in the state (the fingerprints sum it
+   * instead of hashing the row's columns: a night does not read every stored text) */
+  rowHash?: string
   /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
   key: 'platform_id' | null
   /** `day` for a part per day (a table of daily snapshots: each day's rows are written once), else by month and
@@ -81,7 +82,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
       tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'TIMESTAMP WITH TIME ZONE', created_at_iso: 'VARCHAR', text: 'VARCHAR',
       favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
     },
-    derived: ['created_at_iso'],
+    rowHash: 'row_hash',
     key: null,
     order: 'created_at DESC, tweet_id DESC',
     unique: ['tweet_id'],
@@ -193,11 +194,11 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
     const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
-    const hashed = Object.keys(table.columns).filter((column) => !table.derived?.includes(column))
+    const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
     const periods = await queryRows(
       conn,
       `SELECT ${parting.name('start')} AS period, start::VARCHAR AS start, ${parting.end('start')}::VARCHAR AS end, rows, hashes FROM (
-         SELECT ${parting.start} AS start, count(*)::INTEGER AS rows, sum(hash(${hashed.join(', ')}))::VARCHAR AS hashes
+         SELECT ${parting.start} AS start, count(*)::INTEGER AS rows, sum(${hash})::VARCHAR AS hashes
          FROM ${table.name} GROUP BY start
        ) ORDER BY start`,
     )

@@ -26,7 +26,7 @@ export function defaultStateDir(snapshotsDir: string): string {
 /**
  * Attach (creating when absent) the state database as `st`; a state written by an earlier version is brought up to
  * date (a dense score history made sparse, ranks moved out of the score history, superseded tweet deliveries
- * marked).
+ * marked, each tweet delivery's content hash kept).
  */
 export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
   fs.mkdirSync(stateDir, { recursive: true })
@@ -46,6 +46,11 @@ export async function attachState(conn: DuckDBConnection, stateDir: string): Pro
   if (Number(marked) === 0) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_deliveries.sql'))
     log.info('state.migrated', { table: 'tweets', column: 'superseded_on' })
+  }
+  const hashed = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'tweets' and column_name = 'row_hash'`)
+  if (Number(hashed) === 0) {
+    await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_hashes.sql'))
+    log.info('state.migrated', { table: 'tweets', column: 'row_hash' })
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * A tweet delivered again on later days (docs/raw-data.md): each night serves its latest delivery as of that night,
  * as a fold of the same folders from scratch does, through reruns, a corrected folder, and a state written before
- * the state marked superseded deliveries.
+ * the state marked superseded deliveries or kept their content hashes.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -56,6 +56,11 @@ Again('redelivered :: the latest delivery is served, through reruns of earlier d
   assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })).dir), await marts(last.dir))
   assert.equal(await queryState(snapshots, `select superseded_on::varchar as s from st.tweets where tweet_id = ${id(TWEET)} order by ingest_date`),
     [{ s: '2026-11-21' }, { s: '2026-11-22' }, { s: null }])
+  // and one without each delivery's content hash: hashed as the fold hashes, its tweets parts keep their fingerprints
+  await alterState(snapshots, 'alter table tweets drop column row_hash')
+  const hashed = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assertSameMarts(await marts(hashed.dir), await marts(last.dir))
+  assert.equal(hashed.manifest.parts.tweets, last.manifest.parts.tweets)
 })
 
 Again('again, then not :: every night serves the one latest delivery, as a fold from scratch does', async () => {

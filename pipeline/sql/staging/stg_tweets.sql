@@ -37,7 +37,12 @@ displayed as (
     ) as text
   from split
 )
-select
-  ingest_date, tweet_id, author_id, created_at, if(length(text) > 4000, left(text, 3999) || '…', text) as text,
-  favorites, retweets, replies, views, mentioned_ids
-from displayed;
+-- row_hash: the hash of a delivery's content, computed once (the state keeps it; the tweets parts' fingerprints sum
+-- it instead of reading every stored text)
+select *, hash(tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids) as row_hash
+from (
+  select
+    ingest_date, tweet_id, author_id, created_at, if(length(text) > 4000, left(text, 3999) || '…', text) as text,
+    favorites, retweets, replies, views, mentioned_ids
+  from displayed
+);

@@ -11,8 +11,8 @@ insert into st.follow_scans
 select scan_date, source_id, scanned_at, following_count from int_day_scans order by scan_date, source_id;
 insert into st.follower_counts
 select scan_date, platform_id, followers_count from stg_follower_counts order by scan_date, platform_id;
-insert into st.tweets
-select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids, null
+insert into st.tweets by name
+select ingest_date, tweet_id, author_id, created_at, text, favorites, retweets, replies, views, mentioned_ids, row_hash
 from stg_tweets order by ingest_date, tweet_id;
 -- every delivery of a tweet this fold delivered again points to the one after it
 update st.tweets t set superseded_on = n.next_date

@@ -16,9 +16,10 @@ create table if not exists st.follower_counts (scan_date date, platform_id ubigi
 create table if not exists st.tweets (
   -- the mention index: one row per tweet and delivery day (a tweet delivered again replaces the older version),
   -- with its display text (short links resolved, at most 4,000 characters); superseded_on = the ingest_date of the
-  -- next delivery of the same tweet (NULL: the latest one)
+  -- next delivery of the same tweet (NULL: the latest one); row_hash = the hash of the delivery's content
+  -- (stg_tweets), which the tweets parts' fingerprints sum
   ingest_date date, tweet_id ubigint, author_id ubigint, created_at timestamptz, text varchar, favorites bigint,
-  retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[], superseded_on date);
+  retweets bigint, replies bigint, views bigint, mentioned_ids ubigint[], superseded_on date, row_hash ubigint);
 create table if not exists st.score_history (
   -- the score history, sparse: one row per account and scored date on which its score changed (from the last row
   -- before it; an account first scored > 0 starts with a row; platform_score 0 = no score from that date). The
