@@ -2,9 +2,9 @@
  * The accounts a history table's rows name by id (the tweets: each one's author and the accounts it mentions), in a
  * form the server reads without searching ids (docs/snapshot.md, "serving/"):
  * - in each part's serving folder, what depends on the part's rows only (so a part stays linkable): `ids` (u64, the
- *   sorted distinct ids its rows name), `author` (i32 per row: index of the author's id in
- *   `ids`), and the mentioned accounts of each row, `mentioned.count` (i32 per row) and `mentioned` (i32, the rows'
- *   lists back to back: indices into `ids`, each account once, the author left out);
+ *   sorted distinct ids its rows name), `author` (i32 per row: index of the author's id in `ids`), and the mentioned
+ *   accounts of each row, `mentioned.count` (i32 per row) and `mentioned` (i32, the rows' lists back to back: indices
+ *   into `ids`, each account once, the author left out);
  * - written every night, what depends on the snapshot's accounts: `serving/<table>_accounts/account_idx` (i32), the
  *   account_idx of every part's `ids` in turn, newest part first (-1 for an id of no account).
  *

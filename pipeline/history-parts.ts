@@ -238,8 +238,8 @@ function readManifest(dir: string | null): Manifest | null {
   }
 }
 
-/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from`
- * into `to`; false (nothing linked) when one is missing. */
+/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from` into `to`; false
+ * (nothing linked) when one is missing. */
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
   const serving = path.join('serving', part)
