@@ -60,21 +60,30 @@ export interface HistoryTable {
   view: string
 }
 
-export const HISTORY_TABLES: HistoryTable[] = [
-  {
-    name: 'followers_count_history',
+/**
+ * A history table of one value per account and date (`value`, of SQL type `type`, served as `serving`), a part's rows
+ * grouped by account, newest date first; its view gives the accounts that meet `accounts` (a condition on `a`, the
+ * snapshot's accounts) by account_idx.
+ */
+function accountSeries(name: string, value: string, type: string, serving: ColumnType, accounts = 'true'): HistoryTable {
+  return {
+    name,
     models: [],
-    columns: { platform_id: 'UBIGINT', date: 'DATE', followers_count: 'BIGINT' },
+    columns: { platform_id: 'UBIGINT', date: 'DATE', [value]: type },
     key: 'platform_id',
     order: 'date DESC',
     unique: ['platform_id', 'date'],
-    serving: { day: ['u16', sqlDay('date')], followers_count: ['u32', 'followers_count::DOUBLE'] },
+    serving: { day: ['u16', sqlDay('date')], [value]: [serving, `${value}::DOUBLE`] },
     texts: {},
-    // the monitored accounts' series (what the API answers), by account_idx as the other files
-    view: `select a.account_idx, h.platform_id, h.date, h.followers_count
-      from parts h join accounts a on a.platform_id = h.platform_id and a.is_monitored
+    view: `select a.account_idx, h.platform_id, h.date, h.${value}
+      from parts h join accounts a on a.platform_id = h.platform_id and ${accounts}
       order by a.account_idx, h.date desc`,
-  },
+  }
+}
+
+export const HISTORY_TABLES: HistoryTable[] = [
+  // the monitored accounts' series (what the API answers), by account_idx as the other files
+  accountSeries('followers_count_history', 'followers_count', 'BIGINT', 'u32', 'a.is_monitored'),
   {
     name: 'tweets',
     models: ['int_tweets'],
@@ -105,19 +114,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
       from parts t left join accounts a on a.platform_id = t.author_id
       order by tweet_idx`,
   },
-  {
-    name: 'score_history',
-    models: [],
-    columns: { platform_id: 'UBIGINT', date: 'DATE', platform_score: 'DOUBLE' },
-    key: 'platform_id',
-    order: 'date DESC',
-    unique: ['platform_id', 'date'],
-    serving: { day: ['u16', sqlDay('date')], platform_score: ['f64', 'platform_score::DOUBLE'] },
-    texts: {},
-    view: `select a.account_idx, h.platform_id, h.date, h.platform_score
-      from parts h join accounts a on a.platform_id = h.platform_id
-      order by a.account_idx, h.date desc`,
-  },
+  accountSeries('score_history', 'platform_score', 'DOUBLE', 'f64'),
   {
     name: 'score_ranks',
     models: [],
