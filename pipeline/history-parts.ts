@@ -13,8 +13,8 @@
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
  * folder holds the sorted distinct keys (`platform_id`, u64) and `offsets` (i32, keys + 1: the rows of key k are
- * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving` and `texts` entry (a table with
- * none of these, which the server does not read, has no serving folder).
+ * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving`, `texts` and `marks` entry (a table
+ * with none of these, which the server does not read, has no serving folder).
  *
  * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22')
  */
@@ -54,6 +54,9 @@ export interface HistoryTable {
   serving: Record<string, [ColumnType, string]>
   /** the text serving columns (NULL allowed): name → SQL */
   texts: Record<string, string>
+  /** serving columns of the positions (i32, ascending) of a part's rows that meet a condition, for rare rows the
+   * server must know without reading a value: name → SQL condition */
+  marks?: Record<string, string>
   /** the columns naming accounts by id, given to the server by account_idx (pipeline/account-refs.ts) */
   refs?: AccountRefs
   /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
@@ -114,7 +117,8 @@ export const HISTORY_TABLES: HistoryTable[] = [
       from parts t left join accounts a on a.platform_id = t.author_id
       order by tweet_idx`,
   },
-  accountSeries('score_history', 'platform_score', 'DOUBLE', 'f64'),
+  // with the positions of the rows that end a score (platform_score 0: rare), which a request skips
+  { ...accountSeries('score_history', 'platform_score', 'DOUBLE', 'f64'), marks: { ended: 'platform_score = 0' } },
   {
     name: 'score_ranks',
     models: [],
@@ -188,7 +192,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
   const count = { rows: 0, written: 0, linked: 0 }
   for (const table of HISTORY_TABLES) {
     // a part is linked only when written by the same definition: a changed layout writes every part again
-    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.refs])
+    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.marks, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
@@ -295,6 +299,9 @@ async function writeServing(conn: DuckDBConnection, dir: string, table: HistoryT
     await writeColumns(conn, out, source, table.serving, order)
     const numbered = `(SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source})`
     for (const [name, sql] of Object.entries(table.texts)) await writeText(conn, out, name, numbered, sql, 'dense', true)
+    for (const [name, condition] of Object.entries(table.marks ?? {})) {
+      await writeColumns(conn, out, `${numbered} WHERE ${condition}`, { [name]: ['i32', 'dense::INTEGER'] }, 'ORDER BY dense')
+    }
     if (table.refs) await writePartRefs(conn, out, table.refs, numbered)
   } finally {
     out.close()

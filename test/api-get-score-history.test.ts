@@ -68,6 +68,21 @@ History('gaps :: days without a stored score (score 0 that day) are skipped', as
   assert.equal(res.body.score_history, rows)
 })
 
+History('ended :: the dates from a score of 0 on are skipped until the account scores again, on every page', async () => {
+  const { get, query } = await scored()
+  const ended = await query(`SELECT platform_id::VARCHAR AS id, date::VARCHAR AS d FROM score_history WHERE platform_score = 0 ORDER BY 1`)
+  assert.ok(ended.length > 0, 'the scored snapshot needs an account whose score ended')
+  for (const { id, d } of ended) {
+    const rows = await expected(id, null)
+    assert.not.ok(rows.some((r: any) => r.date === d), `${id} had no score on ${d}`)
+    for (const page of ['1', '2']) {
+      const res = await get(OP, { platform_id: id, period: 'all', size: '10', page })
+      assert.is(res.body.total, rows.length)
+      assert.equal(res.body.score_history, rows.slice((Number(page) - 1) * 10, Number(page) * 10), `${id} page ${page}`)
+    }
+  }
+})
+
 History('unscored :: an account never scored above 0 has an empty list and total 0', async () => {
   const { get, query } = await scored()
   const ids = await query(`

@@ -4,7 +4,7 @@ import { accountParameters, resolveAccount } from '../params/account.ts'
 import { formatDay, parseDay, utcDay } from '../params/dates.ts'
 import { ranksOn, scoreDays } from '../queries/daily-series.ts'
 import { periodParameter, readPeriodDays } from '../params/period.ts'
-import { pagedItems, pageParameters, readPage } from '../params/page.ts'
+import { pagedBody, pageParameters, pageRange, readPage } from '../params/page.ts'
 import { date, envelope, integer, nullable, object, score } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -20,13 +20,12 @@ export default defineOperation({
   cache: 'default',
   handle({ query, snapshot, now }) {
     const idx = resolveAccount(snapshot, query, 'fallback')
-    const { day, platformScore } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
-    const rank = ranksOn(snapshot.scoreHistory, idx, parseDay(snapshot.date)!, day)
+    const { day, scores } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
-    return pagedItems(request, day.length, 'score_history', (i) => ({
-      date: formatDay(day[i]),
-      platform_score: platformScore[i],
-      rank: rank[i] || null,
-    }))
+    const { start, end } = pageRange(request, day.length)
+    const [score, rank] = [scores(start, end), ranksOn(snapshot.scoreHistory, idx, parseDay(snapshot.date)!, day.slice(start, end))]
+    const rows = []
+    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), platform_score: score[i - start], rank: rank[i - start] || null })
+    return pagedBody(request, day.length, 'score_history', rows)
   },
 })

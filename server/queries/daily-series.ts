@@ -18,8 +18,9 @@ type ScoreSeries = Snapshot['scoreHistory']
 
 /**
  * Account `idx`'s rows dated `oldest` or later (any later than today too), and with `asOf` the newest row before
- * `oldest` too (the value as of then), newest day first across the parts: their days, and `read(from, to)`, the values
- * of rows from..to-1 (only those are read from disk). None for an account whose series is not answered.
+ * `oldest` too (the value as of then), newest day first across the parts: their days, `read(column, from, to)`, the
+ * values of rows from..to-1 (only those are read from disk), and `marked(mark)`, the rows its parts mark (ascending).
+ * None for an account whose series is not answered.
  */
 function accountRows<K extends string>(series: SeriesParts<K>, idx: number, oldest: number, asOf = false) {
   const segments: { part: SeriesParts<K>['parts'][number]; start: number; first: number; days: Uint16Array }[] = []
@@ -46,31 +47,43 @@ function accountRows<K extends string>(series: SeriesParts<K>, idx: number, olde
       const [lo, hi] = [Math.max(from, first), Math.min(to, segments[i + 1]?.first ?? day.length)]
       return lo < hi ? Array.from(part.values[column].read(start + lo - first, start + hi - first), Number) : []
     })
-  return { day, read }
+  // (marks are rare rows: a pass over each part's few)
+  const marked = (mark: string) =>
+    segments.flatMap(({ part, start, first, days }) =>
+      Array.from(part.marks[mark].filter((m) => m >= start && m < start + days.length), (m) => m - start + first))
+  return { day, read, marked }
 }
 
 /**
- * The scores of account `idx` on the scored dates from today back to `days - 1` days before (any date after today
- * skipped), newest first: `day[i]` has `platformScore[i]`; dates on which it had no score, or a score of 0, are
- * skipped.
+ * The scored dates from today back to `days - 1` days before (any date after today skipped) on which account `idx`
+ * had a score above 0, newest first (`day`), and `scores(from, to)`: its scores on day[from..to-1] (only the change
+ * rows they need are read from disk).
  */
 export function scoreDays(history: ScoreSeries, idx: number, today: number, days: number) {
-  // an account's change rows (newest first): a scored date's score is the newest row on or before it
-  const { day: changed, read } = accountRows(history.changes, idx, today - days + 1, true)
-  const scores = read('platform_score', 0, changed.length)
-  const out = { day: [] as number[], platformScore: [] as number[] }
-  let row = 0
+  // an account's change rows (newest first): a scored date's score is the newest row on or before it, none when that
+  // row ended the score (a score of 0: marked, so no value is read to skip it)
+  const { day: changed, read, marked } = accountRows(history.changes, idx, today - days + 1, true)
+  const ended = marked('ended')
+  const day: number[] = []
+  const rowOf: number[] = []
+  let [row, end] = [0, 0]
   for (const date of history.dates) {
     if (date > today) continue
     if (date <= today - days) break
     while (row < changed.length && changed[row] > date) row++
     if (row === changed.length) break
-    if (scores[row] > 0) {
-      out.day.push(date)
-      out.platformScore.push(scores[row])
+    while (end < ended.length && ended[end] < row) end++
+    if (ended[end] !== row) {
+      day.push(date)
+      rowOf.push(row)
     }
   }
-  return out
+  const scores = (from: number, to: number) => {
+    if (from >= to) return []
+    const values = read('platform_score', rowOf[from], rowOf[to - 1] + 1)
+    return rowOf.slice(from, to).map((r) => values[r - rowOf[from]])
+  }
+  return { day, scores }
 }
 
 /** Account `idx`'s rank on each of `days` (0: none that day, or the day's ranks are not kept), one read. */
@@ -112,8 +125,8 @@ export function diffBody(series: SeriesParts<'followers_count'>, idx: number, no
 /** diffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */
 export function scoreDiffBody(history: ScoreSeries, idx: number, now: Date) {
   const today = utcDay(now)
-  const { day, platformScore } = scoreDays(history, idx, today, 30)
-  return windowsBody(day, platformScore, today, 2)
+  const { day, scores } = scoreDays(history, idx, today, 30)
+  return windowsBody(day, scores(0, day.length), today, 2)
 }
 
 /** The diff body of a month's values `read` dated `day` (newest first). */

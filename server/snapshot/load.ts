@@ -145,10 +145,11 @@ export async function loadSnapshot(dir: string) {
     mentions: mentionsOf(loaded, accounts.count, () => true),
     /**
      * score_history's parts, newest first: a row per scored date on which an account's score changed; its score on a
-     * scored date is its last row on or before it (queries/daily-series.ts). Every account's series is answered.
+     * scored date is its last row on or before it (queries/daily-series.ts), none after a row that `ended` it (a score
+     * of 0). Every account's series is answered.
      */
     scoreHistory: {
-      changes: openSeriesParts(realDir, 'score_history', { platform_score: 'f64' }, accounts.numericId, new Uint8Array(accounts.count).fill(1)),
+      changes: openSeriesParts(realDir, 'score_history', { platform_score: 'f64' }, accounts.numericId, new Uint8Array(accounts.count).fill(1), ['ended']),
       /** score_dates.parquet: the scored dates, newest first */
       dates: array('score_dates.day', 'u16'),
       /** each account's ranks on the build date and the days before it, newest first (0: none that day) */

@@ -20,6 +20,8 @@ export interface SeriesPart<K extends string> {
   offsets: Int32Array
   day: Uint16Array
   values: Record<K, DiskColumn<ColumnType>>
+  /** the positions (ascending) of the rows each mark names (pipeline/history-parts.ts, `marks`) */
+  marks: Record<string, Int32Array>
 }
 
 export interface SeriesParts<K extends string> {
@@ -37,6 +39,7 @@ export function openSeriesParts<K extends string>(
   columns: Record<K, ColumnType>,
   accountIds: BigUint64Array,
   answered: Uint8Array,
+  marks: string[] = [],
 ): SeriesParts<K> {
   const parts = partFolders(snapshotDir, table).map((folder) => {
     const files = openServingFiles(folder, 'part')
@@ -48,6 +51,7 @@ export function openSeriesParts<K extends string>(
       offsets: files.array('offsets', 'i32'),
       day: files.array('day', 'u16'),
       values,
+      marks: Object.fromEntries(marks.map((mark) => [mark, files.array(mark, 'i32')])),
     }
   })
   return { parts, accountIds, answered }
