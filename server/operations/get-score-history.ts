@@ -23,9 +23,12 @@ export default defineOperation({
     const { day, scores } = scoreDays(snapshot.scoreHistory, idx, utcDay(now), readPeriodDays(query))
     const request = readPage(query, 'get_score_history')
     const { start, end } = pageRange(request, day.length)
-    const [score, rank] = [scores(start, end), ranksOn(snapshot.scoreHistory, idx, parseDay(snapshot.date)!, day.slice(start, end))]
+    const score = scores(start, end)
+    const rank = ranksOn(snapshot.scoreHistory, idx, parseDay(snapshot.date)!, day.slice(start, end))
     const rows = []
-    for (let i = start; i < end; i++) rows.push({ date: formatDay(day[i]), platform_score: score[i - start], rank: rank[i - start] || null })
+    for (let i = start; i < end; i++) {
+      rows.push({ date: formatDay(day[i]), platform_score: score[i - start], rank: rank[i - start] || null })
+    }
     return pagedBody(request, day.length, 'score_history', rows)
   },
 })
