@@ -15,6 +15,9 @@ import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { items, ServingWriter, writeColumns } from './serving-writer.ts'
 
+/** A part's column of the distinct ids its rows name (`ids.bin` in its serving folder). */
+const IDS = 'ids'
+
 /** The SQL of the columns naming accounts. */
 export interface AccountRefs {
   author: string
@@ -28,7 +31,7 @@ export async function writePartRefs(conn: DuckDBConnection, out: ServingWriter, 
     SELECT id, (row_number() OVER (ORDER BY id) - 1)::INTEGER AS local
     FROM (SELECT author AS id FROM part_rows UNION SELECT unnest(mentioned) FROM part_rows) WHERE id IS NOT NULL`)
   try {
-    await writeColumns(conn, out, 'part_ids', { ids: ['u64', 'id::UBIGINT'] }, 'ORDER BY local')
+    await writeColumns(conn, out, 'part_ids', { [IDS]: ['u64', 'id::UBIGINT'] }, 'ORDER BY local')
     await writeColumns(conn, out, 'part_rows r JOIN part_ids p ON p.id = r.author', { author: ['i32', 'p.local'] }, 'ORDER BY r.dense')
     await conn.run(`CREATE OR REPLACE TEMP TABLE part_mentions AS
       SELECT r.dense, p.local FROM (SELECT dense, author, unnest(list_distinct(mentioned)) AS id FROM part_rows) r
@@ -53,7 +56,7 @@ export async function writeAccountsOfParts(conn: DuckDBConnection, dir: string, 
   try {
     out.appendBytes('account_idx', 'i32', new Int32Array(0))
     for (const folder of folders) {
-      const bytes = fs.readFileSync(path.join(folder, 'ids.bin'))
+      const bytes = fs.readFileSync(path.join(folder, `${IDS}.bin`))
       const ids = new BigUint64Array(bytes.byteLength / 8)
       new Uint8Array(ids.buffer).set(bytes)
       const idx = new Int32Array(ids.length)

@@ -289,9 +289,10 @@ async function writePeriod(conn: DuckDBConnection, dir: string, table: HistoryTa
 
 /** Whether the server reads `table`'s parts: they have a serving folder. */
 const isServed = (table: HistoryTable) =>
-  table.key !== null || Object.keys(table.serving).length + Object.keys(table.texts).length > 0 || table.refs !== undefined
+  table.key !== null || [table.serving, table.texts, table.marks ?? {}].some((columns) => Object.keys(columns).length > 0) ||
+  table.refs !== undefined
 
-/** A part's serving folder: its keys and offsets, serving and text columns, account references. */
+/** A part's serving folder: its keys and offsets, serving, text and mark columns, account references. */
 async function writeServing(conn: DuckDBConnection, dir: string, table: HistoryTable, period: string, source: string, order: string) {
   const out = new ServingWriter(path.join(dir, 'serving', partPath(table.name, period)))
   try {
