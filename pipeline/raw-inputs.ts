@@ -57,8 +57,7 @@ export function inputsFor(layout: RawLayout, date: string, mode: Plan['mode']): 
 
 export async function validateAll(db: PipelineDb, folders: RawFolder[]): Promise<RawFileInfo[]> {
   const started = Date.now()
-  const infos: RawFileInfo[] = []
-  for (const folder of folders) infos.push(...(await validateRaw(() => db.connect(), folder)))
+  const infos = await validateRaw(() => db.connect(), folders)
   const rows = infos.reduce((n, f) => n + f.rows, 0)
   log.info('build.step', { step: 'validate_raw', layer: 'raw', rows, ms: Date.now() - started })
   return infos

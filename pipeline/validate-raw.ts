@@ -1,10 +1,13 @@
 /**
- * Raw ingest check of one raw folder (a day folder, or the single-folder layout): every file of the raw contract
- * exists, is readable Parquet, has the contract's column types, has no null or duplicated key, and obeys the
- * contract's row rules (no NULL in a required column or list, parsable text, values in range, nothing dated after
- * the folder's day, every scanned account and followed id known). A
- * failure names the file, the row where known (1-based file row) and the reason. The files are checked in parallel
- * (fan-out.ts).
+ * Raw ingest check of raw folders (day folders, or the single-folder layout): every file of the raw contract exists,
+ * is readable Parquet, has the contract's column types, has no null or duplicated key, and obeys the contract's row
+ * rules (no NULL in a required column or list, parsable text, values in range, nothing dated after the folder's day,
+ * every scanned account and followed id known by its own folder). A failure names the file, the row where known
+ * (1-based file row) and the reason.
+ *
+ * The copies of a contract file in several folders (an import's days) are checked by the same queries at once, the
+ * folders in batches of at most BATCH_BYTES of raw files; the contract files are checked in parallel (fan-out.ts).
+ * When DuckDB cannot read a batch, its files are checked one by one to name the unreadable one.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,6 +16,9 @@ import { queryRows, sqlString } from './duckdb.ts'
 import { fanOut } from './fan-out.ts'
 import { sha256File } from './file-hash.ts'
 import { RAW_FILES, type RawFile } from './raw-contract.ts'
+
+/** Raw bytes of the folders checked by one set of queries: a year of demo days in a few batches, a large day alone. */
+const BATCH_BYTES = 64 * 1024 ** 2
 
 export class RawInputError extends Error {
   constructor(
@@ -33,6 +39,17 @@ export interface RawFileInfo {
   identity: string
 }
 
+export interface RawFolder {
+  /** absolute folder path */
+  dir: string
+  /** how the files are named in errors and the manifest: `2026-11-22/tweets.parquet`, or the bare name */
+  prefix: string
+  /** a day folder's day: its dated rows must not be later (scans and counts are of that day) */
+  day?: string
+  /** rows dated after this day are not read (the single-folder layout's later days) */
+  until: string
+}
+
 /** Identity of a raw file on disk, to detect a raw folder replaced or rewritten while the build reads it. */
 function fileIdentity(file: string): string {
   const stat = fs.statSync(file)
@@ -43,56 +60,88 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0] : String(error)
 }
 
-async function checkColumns(conn: DuckDBConnection, spec: RawFile, source: string): Promise<void> {
+const filePath = (folder: RawFolder, file: string) => path.join(folder.dir, file)
+const fileName = (folder: RawFolder, file: string) => `${folder.prefix}${file}`
+
+/**
+ * SQL of a contract file's rows in every folder of the batch: its columns with `file_row_number` (0-based), and
+ * `ord` (the folder's place in `folders`), `folder_day` and `folder_until` of the folder it is in.
+ */
+function rowsOf(file: string, folders: RawFolder[]): string {
+  const paths = folders.map((f) => sqlString(filePath(f, file)))
+  const values = folders.map((f, i) => `(${paths[i]}, ${i}, ${f.day ? `DATE '${f.day}'` : 'NULL::DATE'}, DATE '${f.until}')`)
+  return `(select f.ord, f.folder_day, f.folder_until, r.*
+    from read_parquet([${paths.join(', ')}], filename = true, file_row_number = true, union_by_name = true) r
+    join (values ${values.join(', ')}) f(filename, ord, folder_day, folder_until) using (filename))`
+}
+
+/** A file's columns against the contract: missing, or of another type. */
+async function checkColumns(conn: DuckDBConnection, spec: RawFile, folder: RawFolder): Promise<void> {
+  const name = fileName(folder, spec.file)
   let described: Record<string, unknown>[]
   try {
-    described = await queryRows(conn, `describe select * from ${source}`)
+    described = await queryRows(conn, `describe select * from read_parquet(${sqlString(filePath(folder, spec.file))})`)
   } catch (error) {
-    throw new RawInputError(spec.file, `unreadable or truncated Parquet: ${errorMessage(error)}`)
+    throw new RawInputError(name, `unreadable or truncated Parquet: ${errorMessage(error)}`)
   }
   const actual = new Map(described.map((c) => [String(c.column_name), String(c.column_type)]))
   for (const [column, expected] of Object.entries(spec.columns)) {
     const type = actual.get(column)
-    if (type === undefined) throw new RawInputError(spec.file, `missing column ${column} (expected ${expected})`)
-    if (type !== expected) throw new RawInputError(spec.file, `column ${column} has type ${type}, expected ${expected}`)
+    if (type === undefined) throw new RawInputError(name, `missing column ${column} (expected ${expected})`)
+    if (type !== expected) throw new RawInputError(name, `column ${column} has type ${type}, expected ${expected}`)
   }
 }
 
-/** The file's row count, after checking its key in the same scan: no null key, no key twice (else the row). */
-async function countCheckingKey(conn: DuckDBConnection, spec: RawFile, file: string): Promise<number> {
-  const key = spec.key.join(', ')
-  const numbered = `read_parquet(${sqlString(file)}, file_row_number = true)`
-  const [scan] = await queryRows(
+/** The columns of the batch's copies of a file: one copy described per distinct Parquet schema. */
+async function checkBatchColumns(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<void> {
+  if (folders.length === 1) return checkColumns(conn, spec, folders[0])
+  const schemas = await queryRows(
     conn,
-    `select count(*) as rows,
+    `select file_name, md5(string_agg(concat_ws('|', column_id, name, type, repetition_type, num_children,
+       converted_type, logical_type, duckdb_type), ';' order by column_id)) as schema
+     from parquet_schema([${folders.map((f) => sqlString(filePath(f, spec.file))).join(', ')}]) group by file_name`,
+  )
+  const schemaOf = new Map(schemas.map((s) => [String(s.file_name), String(s.schema)]))
+  const described = new Set<string>()
+  for (const folder of folders) {
+    const schema = schemaOf.get(filePath(folder, spec.file))
+    if (schema !== undefined && described.has(schema)) continue
+    await checkColumns(conn, spec, folder)
+    if (schema !== undefined) described.add(schema)
+  }
+}
+
+/** Each copy's row count, after checking its key in the same scan: no null key, no key twice (else the row). */
+async function countCheckingKey(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<number[]> {
+  const key = spec.key.join(', ')
+  const scans = await queryRows(
+    conn,
+    `select ord, count(*) as rows,
        min(file_row_number) filter (where ${spec.key.map((k) => `${k} is null`).join(' or ')}) as null_row,
        count(distinct {${spec.key.map((k) => `${k}: ${k}`).join(', ')}}) as keys
-     from ${numbered}`,
+     from ${rowsOf(spec.file, folders)} group by ord`,
   )
-  if (scan.null_row !== null && scan.null_row !== undefined) {
-    throw new RawInputError(spec.file, `null key (${key})`, Number(scan.null_row) + 1)
+  const scanOf = new Map(scans.map((s) => [Number(s.ord), s]))
+  const rows: number[] = []
+  for (const [ord, folder] of folders.entries()) {
+    const scan = scanOf.get(ord)
+    if (scan?.null_row !== null && scan?.null_row !== undefined) {
+      throw new RawInputError(fileName(folder, spec.file), `null key (${key})`, Number(scan.null_row) + 1)
+    }
+    if (Number(scan?.keys ?? 0) !== Number(scan?.rows ?? 0)) {
+      const [first] = await queryRows(
+        conn,
+        `select ${key}, file_row_number from (
+           select ${key}, file_row_number, row_number() over (partition by ${key} order by file_row_number) as occurrence
+           from ${rowsOf(spec.file, [folder])})
+         where occurrence = 2 order by file_row_number limit 1`,
+      )
+      const value = spec.key.map((k) => `${k}=${first[k]}`).join(', ')
+      throw new RawInputError(fileName(folder, spec.file), `duplicated key (${value})`, Number(first.file_row_number) + 1)
+    }
+    rows.push(Number(scan?.rows ?? 0))
   }
-  if (Number(scan.keys) === Number(scan.rows)) return Number(scan.rows)
-  const [first] = await queryRows(
-    conn,
-    `select ${key}, file_row_number from (
-       select ${key}, file_row_number, row_number() over (partition by ${key} order by file_row_number) as occurrence
-       from ${numbered})
-     where occurrence = 2 order by file_row_number limit 1`,
-  )
-  const value = spec.key.map((k) => `${k}=${first[k]}`).join(', ')
-  throw new RawInputError(spec.file, `duplicated key (${value})`, Number(first.file_row_number) + 1)
-}
-
-export interface RawFolder {
-  /** absolute folder path */
-  dir: string
-  /** how the files are named in errors and the manifest: `2026-11-22/tweets.parquet`, or the bare name */
-  prefix: string
-  /** a day folder's day: its dated rows must not be later (scans and counts are of that day) */
-  day?: string
-  /** rows dated after this day are not read (the single-folder layout's later days) */
-  until: string
+  return rows
 }
 
 /** A row rule: `where` selects a bad row, `reason` is a SQL text expression saying why (it may show the value). */
@@ -135,25 +184,24 @@ function columnRules(spec: RawFile): RowRule[] {
   return rules
 }
 
-/** The rules of a folder's dated rows: nothing dated after its day, and scans taken on their scan_date. */
-function folderRules(spec: RawFile, folder: RawFolder): RowRule[] {
-  const until = `DATE '${folder.until}'`
-  const day = folder.day ? `DATE '${folder.day}'` : null
-  const onDay = day
-    ? [{ where: `scan_date <> ${day}`, reason: `'scan_date ' || scan_date || ${sqlString(` in the folder of ${folder.day}`)}` }]
-    : []
+/**
+ * The rules of a folder's dated rows (`folder_day` and `folder_until` of rowsOf): nothing dated after its day, and
+ * scans taken on their scan_date. The single-folder layout has no day (NULL: the day rules select nothing).
+ */
+function folderRules(spec: RawFile): RowRule[] {
+  const onDay = { where: 'scan_date <> folder_day', reason: `'scan_date ' || scan_date || ' in the folder of ' || folder_day` }
   switch (spec.file) {
     case 'follower_counts.parquet':
-      return onDay
+      return [onDay]
     case 'tweets.parquet':
-      return day
-        ? [{ where: `try_cast(created_at as timestamptz) >= cast(${day} + 1 as timestamptz)`,
-             reason: `'created_at ' || created_at || ${sqlString(` is after the day of its folder (${folder.day})`)}` }]
-        : []
+      return [{
+        where: 'try_cast(created_at as timestamptz) >= cast(folder_day + 1 as timestamptz)',
+        reason: `'created_at ' || created_at || ' is after the day of its folder (' || folder_day || ')'`,
+      }]
     case 'follow_scans.parquet':
       return [
-        ...onDay,
-        { where: `scan_date <= ${until} and cast(scanned_at as date) <> scan_date`,
+        onDay,
+        { where: 'scan_date <= folder_until and cast(scanned_at as date) <> scan_date',
           reason: `'scanned_at ' || scanned_at || ' is not on scan_date ' || scan_date` },
       ]
     default:
@@ -161,115 +209,136 @@ function folderRules(spec: RawFile, folder: RawFolder): RowRule[] {
   }
 }
 
-/** Every row rule of a file in one scan: the first bad row in file order, with the first rule it breaks. */
-async function checkRows(conn: DuckDBConnection, spec: RawFile, file: string, name: string, folder: RawFolder): Promise<void> {
-  const rules = [...columnRules(spec), ...folderRules(spec, folder)]
+/** Every row rule of a file in one scan: the first bad row (folder order, then file order), with the first rule it breaks. */
+async function checkRows(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<void> {
+  const rules = [...columnRules(spec), ...folderRules(spec)]
   if (!rules.length) return
   const [bad] = await queryRows(
     conn,
-    `select file_row_number, case ${rules.map((r) => `when ${r.where} then ${r.reason}`).join(' ')} end as reason
-     from read_parquet(${sqlString(file)}, file_row_number = true)
+    `select ord, file_row_number, case ${rules.map((r) => `when ${r.where} then ${r.reason}`).join(' ')} end as reason
+     from ${rowsOf(spec.file, folders)}
      where ${rules.map((r) => `(${r.where})`).join(' or ')}
-     order by file_row_number limit 1`,
+     order by ord, file_row_number limit 1`,
   )
-  if (bad) throw new RawInputError(name, String(bad.reason), Number(bad.file_row_number) + 1)
+  if (bad) throw new RawInputError(fileName(folders[Number(bad.ord)], spec.file), String(bad.reason), Number(bad.file_row_number) + 1)
 }
 
-/** Every label id of the folder's label files is defined by its reference table (RawFile.references): else file, row and id. */
-async function checkReferences(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
-  const file = (name: string) => sqlString(path.join(folder.dir, name))
+/** The first row a query over the batch selects (`ord`, `file_row_number`, `id`) fails `file` with `reason(id)`. */
+async function failOnFirst(
+  conn: DuckDBConnection,
+  folders: RawFolder[],
+  file: string,
+  sql: string,
+  reason: (id: string) => string,
+): Promise<void> {
+  const [bad] = await queryRows(conn, `${sql} order by ord, file_row_number limit 1`)
+  if (bad) throw new RawInputError(fileName(folders[Number(bad.ord)], file), reason(String(bad.id)), Number(bad.file_row_number) + 1)
+}
+
+/**
+ * What a folder's files say of each other: every label id of its label files is defined by its reference table
+ * (RawFile.references); every follow scan and follower count (up to `until`) is of an account of its accounts; every
+ * followed id is in its accounts or friends.
+ */
+async function checkAcrossFiles(conn: DuckDBConnection, folders: RawFolder[]): Promise<void> {
+  const rows = (file: string) => rowsOf(file, folders)
   for (const spec of RAW_FILES) {
     for (const [column, [target, key]] of Object.entries(spec.references ?? {})) {
-      const [bad] = await queryRows(
-        conn,
-        `select r.file_row_number, r.${column}::varchar as id
-         from read_parquet(${file(spec.file)}, file_row_number = true) r
-         anti join read_parquet(${file(target)}) t on t.${key} = r.${column}
-         order by r.file_row_number limit 1`,
+      await failOnFirst(
+        conn, folders, spec.file,
+        `select r.ord, r.file_row_number, r.${column}::varchar as id
+         from ${rows(spec.file)} r anti join ${rows(target)} t on t.${key} = r.${column} and t.ord = r.ord`,
+        (id) => `unknown ${column} ${id} (not in ${target})`,
       )
-      if (bad) {
-        throw new RawInputError(`${folder.prefix}${spec.file}`, `unknown ${column} ${bad.id} (not in ${target})`, Number(bad.file_row_number) + 1)
-      }
     }
   }
-}
-
-/**
- * Every follow scan and follower count (up to `until`) is of an account of the folder's accounts: else file, row and
- * account_id.
- */
-async function checkScannedAccounts(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
-  const file = (name: string) => sqlString(path.join(folder.dir, name))
   for (const scans of ['follow_scans.parquet', 'follower_counts.parquet']) {
-    const [bad] = await queryRows(
-      conn,
-      `select s.file_row_number, s.account_id::varchar as id
-       from read_parquet(${file(scans)}, file_row_number = true) s
-       anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = s.account_id
-       where s.scan_date <= DATE '${folder.until}'
-       order by s.file_row_number limit 1`,
+    await failOnFirst(
+      conn, folders, scans,
+      `select s.ord, s.file_row_number, s.account_id::varchar as id
+       from ${rows(scans)} s anti join ${rows('accounts.parquet')} a on a.account_id = s.account_id and a.ord = s.ord
+       where s.scan_date <= s.folder_until`,
+      (id) => `unknown scanned account_id ${id} (not in accounts.parquet)`,
     )
-    if (bad) {
-      throw new RawInputError(`${folder.prefix}${scans}`, `unknown scanned account_id ${bad.id} (not in accounts.parquet)`, Number(bad.file_row_number) + 1)
-    }
   }
-}
-
-/** Every followed id of the folder's scans (up to `until`) is in its accounts or friends: else file, row and id. */
-async function checkFollowedIds(conn: DuckDBConnection, folder: RawFolder): Promise<void> {
-  const file = (name: string) => sqlString(path.join(folder.dir, name))
-  const [bad] = await queryRows(
-    conn,
+  await failOnFirst(
+    conn, folders, 'follow_scans.parquet',
     `with followed as (
-       select file_row_number, unnest(following_ids) as id
-       from read_parquet(${file('follow_scans.parquet')}, file_row_number = true)
-       where scan_date <= DATE '${folder.until}')
-     select file_row_number, id::varchar as id from followed
-     anti join read_parquet(${file('accounts.parquet')}) a on a.account_id = followed.id
-     anti join read_parquet(${file('friends.parquet')}) f on f.account_id = followed.id
-     order by file_row_number limit 1`,
+       select ord, file_row_number, unnest(following_ids) as followed_id
+       from ${rows('follow_scans.parquet')} where scan_date <= folder_until)
+     select ord, file_row_number, followed_id::varchar as id from followed
+     anti join ${rows('accounts.parquet')} a on a.account_id = followed.followed_id and a.ord = followed.ord
+     anti join ${rows('friends.parquet')} f on f.account_id = followed.followed_id and f.ord = followed.ord`,
+    (id) => `unknown followed id ${id} (in neither accounts.parquet nor friends.parquet)`,
   )
-  if (bad) {
-    throw new RawInputError(
-      `${folder.prefix}follow_scans.parquet`,
-      `unknown followed id ${bad.id} (in neither accounts.parquet nor friends.parquet)`,
-      Number(bad.file_row_number) + 1,
-    )
-  }
 }
 
-/**
- * Check every raw file of a folder against the contract; returns row counts and checksums for the manifest.
- * @example const files = await validateRaw(connect, { dir: 'raw/2026-11-22', prefix: '2026-11-22/', day: '2026-11-22', until: '2026-11-22' })
- */
-export async function validateRaw(connect: () => Promise<DuckDBConnection>, folder: RawFolder, parallel = 2): Promise<RawFileInfo[]> {
-  const infos = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => validateFile(conn, spec, folder))
-  const conn = await connect()
-  try {
-    await checkReferences(conn, folder)
-    await checkScannedAccounts(conn, folder)
-    await checkFollowedIds(conn, folder)
-  } finally {
-    conn.closeSync()
+/** A contract file in every folder of the batch: its row counts, checksums and identities, in folder order. */
+async function checkFile(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<RawFileInfo[]> {
+  for (const folder of folders) {
+    const file = filePath(folder, spec.file)
+    if (!fs.existsSync(file)) throw new RawInputError(fileName(folder, spec.file), `missing file (expected ${file})`)
   }
-  return infos
-}
-
-async function validateFile(conn: DuckDBConnection, spec: RawFile, folder: RawFolder): Promise<RawFileInfo> {
-  const file = path.join(folder.dir, spec.file)
-  const name = `${folder.prefix}${spec.file}`
-  if (!fs.existsSync(file)) throw new RawInputError(name, `missing file (expected ${file})`)
-  const source = `read_parquet(${sqlString(file)})`
-  await checkColumns(conn, { ...spec, file: name }, source)
-  let rows: number
+  let rows: number[]
   try {
-    rows = await countCheckingKey(conn, { ...spec, file: name }, file)
-    await checkRows(conn, spec, file, name, folder)
+    await checkBatchColumns(conn, spec, folders)
+    rows = await countCheckingKey(conn, spec, folders)
+    await checkRows(conn, spec, folders)
   } catch (error) {
     if (error instanceof RawInputError) throw error
-    throw new RawInputError(name, `unreadable Parquet: ${errorMessage(error)}`)
+    if (folders.length === 1) throw new RawInputError(fileName(folders[0], spec.file), `unreadable Parquet: ${errorMessage(error)}`)
+    // copies DuckDB cannot read together: one by one, which names an unreadable one
+    const one: RawFileInfo[] = []
+    for (const folder of folders) one.push(...(await checkFile(conn, spec, [folder])))
+    return one
   }
-  return { file: name, rows, sha256: await sha256File(file), identity: fileIdentity(file) }
+  return Promise.all(
+    folders.map(async (folder, i) => {
+      const file = filePath(folder, spec.file)
+      return { file: fileName(folder, spec.file), rows: rows[i], sha256: await sha256File(file), identity: fileIdentity(file) }
+    }),
+  )
+}
+
+/** The folders in batches of at most BATCH_BYTES of contract files (at least one folder each). */
+function batches(folders: RawFolder[]): RawFolder[][] {
+  const size = (folder: RawFolder) =>
+    RAW_FILES.reduce((n, spec) => n + (fs.statSync(filePath(folder, spec.file), { throwIfNoEntry: false })?.size ?? 0), 0)
+  const out: RawFolder[][] = []
+  let bytes = Infinity
+  for (const folder of folders) {
+    const next = size(folder)
+    if (bytes + next > BATCH_BYTES) {
+      out.push([])
+      bytes = 0
+    }
+    out.at(-1)!.push(folder)
+    bytes += next
+  }
+  return out
+}
+
+/**
+ * Check every raw file of the folders against the contract; returns row counts and checksums for the manifest,
+ * folder by folder.
+ * @example const files = await validateRaw(connect, [{ dir: 'raw/2026-11-22', prefix: '2026-11-22/', day: '2026-11-22', until: '2026-11-22' }])
+ */
+export async function validateRaw(connect: () => Promise<DuckDBConnection>, folders: RawFolder[], parallel = 2): Promise<RawFileInfo[]> {
+  const infos: RawFileInfo[] = []
+  for (const batch of batches(folders)) {
+    const perFile = await fanOut(RAW_FILES, parallel, connect, (conn, spec) => checkFile(conn, spec, batch))
+    const conn = await connect()
+    try {
+      await checkAcrossFiles(conn, batch).catch(async (error) => {
+        if (error instanceof RawInputError || batch.length === 1) throw error
+        for (const folder of batch) await checkAcrossFiles(conn, [folder])
+      })
+    } finally {
+      conn.closeSync()
+    }
+    infos.push(...batch.flatMap((_, i) => perFile.map((copies) => copies[i])))
+  }
+  return infos
 }
 
 /**

@@ -12,7 +12,7 @@ import { buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
 import { openPipelineDb } from '../pipeline/duckdb.ts'
 import { runHistoryModels, writeHistoryParts } from '../pipeline/history-parts.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
-import { BUILD_DATE, baseRaw, id, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, id, rewriteRaw, tempDir, writeDailyRaw, writeRaw, type RawRows } from './_fixtures.ts'
 
 const snapshotsDir = tempDir('ingest-snapshots')
 const good = (async () => {
@@ -67,6 +67,37 @@ Raw('raw ingest :: a truncated Parquet file fails as unreadable', async () => {
   const bytes = fs.readFileSync(file)
   fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)))
   await expectRejected(dir, { file: 'follow_scans.parquet', reason: /unreadable or truncated Parquet/ })
+})
+
+Raw('raw ingest :: an import of day folders names the day folder of a bad file, and takes copies that differ in extra columns', async () => {
+  const days = ['2026-11-16', '2026-11-20', '2026-11-22']
+  const importing = async (change: (raw: string) => Promise<void>) => {
+    const raw = await writeDailyRaw(tempDir('ingest-days'), baseRaw(), days)
+    await change(raw)
+    return buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('ingest-days-snapshots'), date: BUILD_DATE })
+  }
+  const rejected = async (change: (raw: string) => Promise<void>, expected: { file: string; row?: number; reason: RegExp }) => {
+    const error = await importing(change).then(() => assert.unreachable('the import should fail'), (e: unknown) => e)
+    if (!(error instanceof RawInputError)) throw error
+    assert.equal([error.file, error.row], [expected.file, expected.row])
+    assert.match(error.reason, expected.reason)
+  }
+  // the middle day's accounts cut in half
+  await rejected(async (raw) => {
+    const file = path.join(raw, '2026-11-20', 'accounts.parquet')
+    fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 100))
+  }, { file: '2026-11-20/accounts.parquet', reason: /unreadable or truncated Parquet/ })
+  // a negative count in the middle day's second row, and another in the last day's: the first day's is named
+  await rejected(async (raw) => {
+    await rewriteRaw(path.join(raw, '2026-11-20'), 'follower_counts.parquet', `select * replace (if(account_id = ${id(7)}, -1, followers_count) as followers_count) from t`)
+    await rewriteRaw(path.join(raw, '2026-11-22'), 'follower_counts.parquet', 'select * replace (-2::bigint as followers_count) from t')
+  }, { file: '2026-11-20/follower_counts.parquet', row: 2, reason: /negative followers_count \(got -1\)/ })
+  // a column the contract does not know, of another type in each day: ignored
+  const built = await importing(async (raw) => {
+    await rewriteRaw(path.join(raw, '2026-11-16'), 'tweets.parquet', `select *, {'a': 1} as crawler_note from t`)
+    await rewriteRaw(path.join(raw, '2026-11-20'), 'tweets.parquet', 'select *, 1::integer as crawler_note from t')
+  })
+  assert.ok(built.manifest.raw_files.some((f) => f.file === '2026-11-20/tweets.parquet'))
 })
 
 Raw('raw ingest :: a duplicated key fails with the first duplicate and its 1-based row', async () => {
