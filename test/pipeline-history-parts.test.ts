@@ -32,13 +32,17 @@ async function nightsFrom(name: string) {
   return { raw, snapshots, october, first, second }
 }
 
+/** The nights of nightsFrom for the tests that only read them (or copy them), built once. */
+let shared: ReturnType<typeof nightsFrom> | undefined
+const readOnlyNights = () => (shared ??= nightsFrom('parts-read'))
+
 const periods = (built: { manifest: { parts: Record<string, { period: string }[]> } }, table = 'followers_count_history') =>
   built.manifest.parts[table].map((p) => p.period)
 
 const History = suite('history parts')
 
 History("a night links the parts that did not change and writes the build date's week", async () => {
-  const { first, second } = await nightsFrom('parts-link')
+  const { first, second } = await readOnlyNights()
   // October closed: one part; November, the build date's month: a part per week with rows (1st, 8th, 15th, 22nd)
   const november = ['2026-11-01', '2026-11-08', '2026-11-15']
   assert.equal(periods(first), ['2026-10', ...november])
@@ -88,7 +92,7 @@ History("the build date's week is written again when a night adds a day to it", 
 })
 
 History('the first night of a month writes the month that closed as one part, in place of its weeks', async () => {
-  const { october, first } = await nightsFrom('parts-close')
+  const { october, first } = await readOnlyNights()
   assert.equal(periods(october), ['2026-10-15'])
   assert.equal(periods(first)[0], '2026-10')
   assert.equal(await readParquet(part(first.dir, '2026-10')), [{ platform_id: id(5).toString(), date: '2026-10-20', followers_count: '700', period: '2026-10' }])
@@ -97,7 +101,7 @@ History('the first night of a month writes the month that closed as one part, in
 })
 
 History('nights across a month boundary give the same parts, row for row, as a fold of the same days from scratch', async () => {
-  const { raw, second } = await nightsFrom('parts-rebuild')
+  const { raw, second } = await readOnlyNights()
   const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('parts-rebuild-full'), date: '2026-11-22', rebuild: true })
   assert.equal(periods(second), periods(full))
   for (const period of periods(full)) {
@@ -175,7 +179,7 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
 })
 
 History('the server refuses a snapshot written before the score history had parts (serving format 6), saying to build', async () => {
-  const { second } = await nightsFrom('parts-format')
+  const { second } = await readOnlyNights()
   const old = tempDir('parts-format-old')
   fs.cpSync(second.dir, old, { recursive: true })
   const file = path.join(old, 'serving', 'columns.json')
@@ -188,7 +192,7 @@ History('the server refuses a snapshot written before the score history had part
 })
 
 History('the server refuses a snapshot whose account map does not cover its tweets parts', async () => {
-  const { second } = await nightsFrom('parts-accounts')
+  const { second } = await readOnlyNights()
   const broken = tempDir('parts-accounts-broken')
   fs.cpSync(second.dir, broken, { recursive: true })
   const file = path.join(broken, 'serving', 'tweets_accounts', 'columns.json')

@@ -17,17 +17,30 @@ import { buildKilledAt } from './_killed-build.ts'
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
 const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
 
-/**
- * Nights 11-13 to 11-18 built without the folder of 11-15, which then arrives late; 11-17 never comes (a gap night
- * after the late day). `delivered`: the folders an on-time crawler would have written by 11-19.
- */
+/** The folders an on-time crawler writes from 11-13 to 11-19, but for 11-17 (a gap night). */
+const DELIVERED = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
+
+/** Nights 11-13 to 11-18 built without the folder of 11-15 (of DELIVERED), which then arrives late. */
 async function lateDelivery(name: string) {
-  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
-  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), delivered.filter((d) => d !== '2026-11-15'))
+  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), DELIVERED.filter((d) => d !== '2026-11-15'))
   const snapshots = tempDir(name)
   await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
-  return { delivered, raw, snapshots }
+  return { raw, snapshots }
+}
+
+/**
+ * The nights 11-13 to 11-19 over DELIVERED on time, built once for the tests that compare with them: the snapshots
+ * folder and its last night.
+ */
+let onTimeNights: Promise<{ snapshots: string; last: Awaited<ReturnType<typeof nights>> }> | undefined
+function onTime() {
+  onTimeNights ??= (async () => {
+    const snapshots = tempDir('state-on-time')
+    const last = await nights(await writeDailyRaw(tempDir('state-on-time-raw'), baseRaw(), DELIVERED), snapshots, daysBetween('2026-11-13', '2026-11-19'))
+    return { snapshots, last }
+  })()
+  return onTimeNights
 }
 
 /** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
@@ -157,30 +170,27 @@ State('retention :: pruning raw days keeps the newest folder on or before the da
 })
 
 State('late :: a day folder delivered after its day was built as a gap is folded by the next night, as if on time', async () => {
-  const { delivered, raw, snapshots } = await lateDelivery('state-late')
+  const { raw, snapshots } = await lateDelivery('state-late')
   // the state goes back to the end of 11-14: 11-15 to 11-18 are replayed (11-17 as the gap it was) before 11-19
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   assert.is(night.manifest.state.rewound_to, '2026-11-15')
   assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-15', '2026-11-18'))
-  const onTime = tempDir('state-late-ref')
-  const reference = await nights(await writeDailyRaw(tempDir('state-late-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
-  assertSameMarts(await marts(night.dir), await marts(reference.dir))
-  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
+  const reference = await onTime()
+  assertSameMarts(await marts(night.dir), await marts(reference.last.dir))
+  assert.equal(await scoredDates(snapshots), await scoredDates(reference.snapshots))
   const next = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
   assert.is(next.manifest.state.rewound_to, null)
   assert.equal(next.manifest.state.replayed_days, [])
 })
 
 State('late :: a replay stopped half-way by a bad folder goes on once the folder is mended, gap days included', async () => {
-  const { delivered, raw, snapshots } = await lateDelivery('state-halfway')
+  const { raw, snapshots } = await lateDelivery('state-halfway')
   const scans = path.join(raw, '2026-11-16', 'follow_scans.parquet')
   fs.renameSync(scans, `${scans}.away`)
   await assertRefused(() => buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' }), '2026-11-16/follow_scans.parquet')
   fs.renameSync(`${scans}.away`, scans)
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
-  const onTime = tempDir('state-halfway-ref')
-  await nights(await writeDailyRaw(tempDir('state-halfway-ref-raw'), baseRaw(), delivered), onTime, daysBetween('2026-11-13', '2026-11-19'))
-  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
+  assert.equal(await scoredDates(snapshots), await scoredDates((await onTime()).snapshots))
 })
 
 State('late :: a late folder kept unfolded is still checked when it gives a night its reference tables', async () => {
@@ -194,17 +204,15 @@ State('late :: a late folder kept unfolded is still checked when it gives a nigh
 })
 
 State('rerun :: a rerun of an earlier day, then the nights forward, keeps the scores of the gap days after it', async () => {
-  const delivered = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
-  const raw = await writeDailyRaw(tempDir('state-rerun-gap-raw'), baseRaw(), delivered)
+  const raw = await writeDailyRaw(tempDir('state-rerun-gap-raw'), baseRaw(), DELIVERED)
   const snapshots = tempDir('state-rerun-gap')
   await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-14' })
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-15', '2026-11-18'))
-  const onTime = tempDir('state-rerun-gap-ref')
-  const reference = await nights(raw, onTime, daysBetween('2026-11-13', '2026-11-19'))
-  assertSameMarts(await marts(night.dir), await marts(reference.dir))
-  assert.equal(await scoredDates(snapshots), await scoredDates(onTime))
+  const reference = await onTime()
+  assertSameMarts(await marts(night.dir), await marts(reference.last.dir))
+  assert.equal(await scoredDates(snapshots), await scoredDates(reference.snapshots))
 })
 
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
