@@ -87,9 +87,19 @@ History('history :: every build keeps its scores > 0 in the state', async () => 
   assert.equal(history, accounts)
 })
 
+/** A build of BUILD_DATE that backfills the 7 days before it, for the tests that only read it: built once. */
+let backfilledBuild: Promise<{ snapshots: string; dir: string }> | undefined
+function backfilled() {
+  backfilledBuild ??= (async () => {
+    const snapshots = tempDir('history-backfill')
+    const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+    return { snapshots, dir }
+  })()
+  return backfilledBuild
+}
+
 History('history :: backfill scores earlier dates from the scans as of each date and fills the look-backs', async () => {
-  const snapshots = tempDir('history-backfill')
-  const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  const { snapshots, dir } = await backfilled()
   assert.equal(await scoredDates(snapshots), ['15', '16', '17', '18', '19', '20', '21', '22'].map((d) => `2026-11-${d}`))
 
   // the backfilled 11-21 equals a build dated 11-21
@@ -119,8 +129,7 @@ History('history :: backfill scores earlier dates from the scans as of each date
 })
 
 History('history :: the state and score_history keep a row only when a score changes, read over the scored dates', async () => {
-  const snapshots = tempDir('history-sparse')
-  const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  const { snapshots, dir } = await backfilled()
   const [{ repeated, rows, dense }] = await queryState(snapshots, `
     with h as (
       select *, lag(platform_score) over w as s0, lag(score_date) over w as d0

@@ -13,6 +13,7 @@ import { modelScores, pointsOf } from './_score-model.ts'
 import fs from 'node:fs'
 import { generateRaw } from '../scripts/generate/index.ts'
 import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { assertSameMarts, marts } from './_state.ts'
 
 async function scores(rows: RawRows, env: Record<string, string> = {}) {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
@@ -85,10 +86,12 @@ Score('score :: one follow from a top account lifts a small account', async () =
   assert.ok(lifted.rank(14) < rank(14))
 })
 
-Score('score :: the same with one thread or two (integer trust sums)', async () => {
-  const { accounts } = await base
-  const single = await scores(baseRaw(), { PIPELINE_THREADS: '1' })
-  assert.equal(single.accounts.map((a) => [a.platform_score, a.rank]), accounts.map((a) => [a.platform_score, a.rank]))
+Score('score :: the same with one thread or several (integer trust sums), and so is every mart', async () => {
+  const { accounts, dir } = await base
+  // `npm test` builds with one thread (test/run.sh): here with four, else with one
+  const other = await scores(baseRaw(), { PIPELINE_THREADS: process.env.PIPELINE_THREADS === '1' ? '4' : '1' })
+  assert.equal(other.accounts.map((a) => [a.platform_score, a.rank]), accounts.map((a) => [a.platform_score, a.rank]))
+  assertSameMarts(await marts(other.dir), await marts(dir))
 })
 
 /** Build a raw folder and return each account's score and rank by platform_id. */
