@@ -9,6 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { RAW_FILES } from '../pipeline/raw-contract.ts'
 import { sqlString } from '../pipeline/duckdb.ts'
 import { createSnapshotViews } from '../pipeline/snapshot-sql.ts'
+import { generateRaw } from '../scripts/generate/index.ts'
 import { rewriteRawFile } from '../scripts/generate/rewrite.ts'
 
 export const BUILD_DATE = '2026-11-22'
@@ -233,4 +234,19 @@ export async function readParquet(file: string, sql = 'select * from t'): Promis
     conn.closeSync()
     instance.closeSync()
   }
+}
+
+let generated: Promise<string> | undefined
+
+/**
+ * The tiny generated world (seed 42, 60 day folders ending on BUILD_DATE), generated once per process: read it, or
+ * change a copy (copyRaw).
+ */
+export function generatedTiny(): Promise<string> {
+  generated ??= (async () => {
+    const dir = tempDir('generated-tiny')
+    await generateRaw({ scale: 'tiny', seed: 42, outDir: dir, endDate: BUILD_DATE })
+    return dir
+  })()
+  return generated
 }

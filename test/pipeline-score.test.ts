@@ -11,8 +11,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
 import { modelScores, pointsOf } from './_score-model.ts'
 import fs from 'node:fs'
-import { generateRaw } from '../scripts/generate/index.ts'
-import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, generatedTiny, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 import { assertSameMarts, marts } from './_state.ts'
 
 async function scores(rows: RawRows, env: Record<string, string> = {}) {
@@ -118,9 +117,7 @@ interface Truth {
 }
 
 const generated = (async () => {
-  const daily = tempDir('generated-raw')
-  await generateRaw({ scale: 'tiny', seed: 42, outDir: daily, endDate: BUILD_DATE })
-  const raw = await flattenRaw(daily)
+  const raw = await flattenRaw(await generatedTiny())
   const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
   return { raw, truth, base: await scoresOf(raw) }
 })()

@@ -10,9 +10,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { addDays } from '../pipeline/plan.ts'
-import { generateRaw } from '../scripts/generate/index.ts'
 import { withInertAccountsSql, withoutAttacksSql, type PlantedAttack } from '../scripts/generate/attacks.ts'
-import { BUILD_DATE, baseRaw, copyRaw, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, baseRaw, copyRaw, generatedTiny, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 import { modelScores } from './_score-model.ts'
 
 async function build(raw: string, date = BUILD_DATE) {
@@ -181,8 +180,7 @@ function spearman(x: number[], y: number[]): number {
 }
 
 const generated = (async () => {
-  const raw = tempDir('attack-generated')
-  await generateRaw({ scale: 'tiny', seed: 42, outDir: raw, endDate: BUILD_DATE })
+  const raw = await generatedTiny()
   const truth = JSON.parse(fs.readFileSync(path.join(raw, '_truth.json'), 'utf8')) as Truth
   return { raw, truth, attacked: await build(raw) }
 })()
