@@ -223,6 +223,15 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   }
 }
 
+/**
+ * The first day whose rows a build may have changed (null: every day, an import): the days it folded, replayed,
+ * rewound to or scored, and its date.
+ */
+function changedFrom(modeled: Modeled, date: string): string | null {
+  if (modeled.mode === 'import') return null
+  return [date, ...modeled.rawDays, ...modeled.replayed, ...modeled.scoreDates, ...(modeled.rewoundTo ? [modeled.rewoundTo] : [])].sort()[0]
+}
+
 /** Free the memory of intermediate tables nothing reads any more before auditing and writing Parquet. */
 async function dropIntermediates(conn: DuckDBConnection): Promise<void> {
   const tables = await queryRows(
@@ -310,7 +319,7 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
       writeServingColumns(conn, tempDir),
       copyVariables(conn, historyConn)
         .then(() => runHistoryModels(historyConn))
-        .then(() => writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date))
+        .then(() => writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date, changedFrom(modeled, opts.date)))
         .finally(() => historyConn.closeSync()),
     ])
     const manifest: Manifest = {

@@ -25,8 +25,9 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
-import { queryRows, sqlString, stepRunner } from './duckdb.ts'
+import { queryRows, queryValue, sqlString, stepRunner } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
+import { addDays } from './plan.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
 import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 
@@ -61,6 +62,12 @@ export interface HistoryTable {
   refs?: AccountRefs
   /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
   view: string
+  /**
+   * a row's values are fixed once its day is folded and scored: the parts of days a build did not fold, replay or score
+   * are those of the snapshot before, carried without reading their rows (not the tweets: a tweet delivered again
+   * changes the part of the day it was created)
+   */
+  settled?: true
 }
 
 /**
@@ -78,6 +85,7 @@ function accountSeries(name: string, value: string, type: string, serving: Colum
     unique: ['platform_id', 'date'],
     serving: { day: ['u16', sqlDay('date')], [value]: [serving, `${value}::DOUBLE`] },
     texts: {},
+    settled: true,
     view: `select a.account_idx, h.platform_id, h.date, h.${value}
       from parts h join accounts a on a.platform_id = h.platform_id and ${accounts}
       order by a.account_idx, h.date desc`,
@@ -131,6 +139,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
     // (pipeline/serving-columns.ts)
     serving: {},
     texts: {},
+    settled: true,
     view: `select a.account_idx, r.platform_id, r.date, r.rank
       from parts r join accounts a on a.platform_id = r.platform_id
       order by r.date desc, r.rank`,
@@ -184,29 +193,34 @@ export async function runHistoryModels(conn: DuckDBConnection): Promise<void> {
  * Write (or link from `previousDir`, the snapshot `current` points to) every part of every history table into
  * `dir`, the snapshot of `buildDate`; the manifest's entries for them.
  */
-export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string) {
+export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string, changedFrom: string | null) {
   const started = Date.now()
   const previous = readManifest(previousDir)
+  const settled = settledBefore(previous, buildDate, changedFrom)
   const files: ManifestFile[] = []
   const parts: Record<string, PartEntry[]> = {}
-  const count = { rows: 0, written: 0, linked: 0 }
+  const count = { rows: 0, written: 0, linked: 0, carried: 0 }
   for (const table of HISTORY_TABLES) {
     // a part is linked only when written by the same definition: a changed layout writes every part again
     const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.marks, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
-    const periods = await queryRows(
+    const carried = await carriedParts(conn, table, previous, settled)
+    const others = carried.length ? `WHERE NOT (${dayRanges(carried)})` : ''
+    const computed = (await queryRows(
       conn,
       `SELECT ${parting.name('start')} AS period, start::VARCHAR AS start, ${parting.end('start')}::VARCHAR AS end, rows, hashes FROM (
          SELECT ${parting.start} AS start, count(*)::INTEGER AS rows, sum(${hash})::VARCHAR AS hashes
-         FROM ${table.name} GROUP BY start
-       ) ORDER BY start`,
-    )
+         FROM ${table.name} ${others} GROUP BY start
+       )`,
+    )) as unknown as Period[]
+    const periods = [...carried, ...computed].sort((a, b) => (a.start < b.start ? -1 : 1))
+    count.carried += carried.length
     parts[table.name] = []
-    for (const { period, start, end, rows, hashes } of periods as { period: string; start: string; end: string; rows: number; hashes: string }[]) {
+    for (const { period, start, end, rows, hashes } of periods) {
       const fingerprint = crypto.createHash('sha256').update(`${definition}\n${period}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
-      parts[table.name].push({ period, rows, fingerprint })
+      parts[table.name].push({ period, rows, hashes, fingerprint })
       const file = path.join(partPath(table.name, period), PART_FILE)
       const same = previous?.parts?.[table.name]?.some((p) => p.period === period && p.fingerprint === fingerprint)
       const entry = same ? previous!.files.find((f) => f.file === file) : undefined
@@ -225,8 +239,69 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
       await writeAccountsOfParts(conn, dir, table.name, folders.reverse())
     }
   }
-  log.info('build.step', { step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked, ms: Date.now() - started })
+  log.info('build.step', {
+    step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked,
+    parts_carried: count.carried, ms: Date.now() - started,
+  })
   return { files, parts }
+}
+
+/** A part's period, its first day and the day after its last, its row count and the sum of its rows' hashes. */
+interface Period {
+  period: string
+  start: string
+  end: string
+  rows: number
+  hashes: string
+}
+
+/**
+ * The day before which this build's rows of the settled tables are those of the snapshot before (`previous`), or null
+ * (none: an import, or no snapshot before): the first day it folded, replayed, rewound or scored (`changedFrom`), no
+ * later than the day after the snapshot before's date; before that snapshot's month when it was built in another
+ * month (its weeks are one part now).
+ */
+function settledBefore(previous: Manifest | null, buildDate: string, changedFrom: string | null): string | null {
+  if (!previous || changedFrom === null) return null
+  const bounds = [changedFrom, addDays(previous.build_date, 1)]
+  if (previous.build_date.slice(0, 7) !== buildDate.slice(0, 7)) bounds.push(`${previous.build_date.slice(0, 7)}-01`)
+  return bounds.sort()[0]
+}
+
+/**
+ * The parts of a settled table carried from the snapshot before without reading their rows: those ending by
+ * `settled`, with their hash sums in its manifest, and starting after the table's first day (the part that holds it
+ * may gain or lose what came before: the score history's first date moves once a month, its part holding every
+ * account's score as of then).
+ */
+async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previous: Manifest | null, settled: string | null): Promise<Period[]> {
+  if (!table.settled || !previous || settled === null) return []
+  const first = await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
+  if (first === null) return []
+  return (previous.parts?.[table.name] ?? []).flatMap(({ period, rows, hashes }) => {
+    const { start, end } = periodRange(table, period)
+    return hashes !== undefined && start > String(first) && end <= settled ? [{ period, start, end, rows, hashes }] : []
+  })
+}
+
+/** The first day of the part named `period` and the day after its last. */
+function periodRange(table: HistoryTable, period: string): { start: string; end: string } {
+  if (table.parts === 'day') return { start: period, end: addDays(period, 1) }
+  if (period.length > 7) return { start: period, end: addDays(period, OPEN_PART_DAYS) }
+  const end = new Date(`${period}-01T00:00:00Z`)
+  end.setUTCMonth(end.getUTCMonth() + 1)
+  return { start: `${period}-01`, end: end.toISOString().slice(0, 10) }
+}
+
+/** SQL selecting the rows of the days of `periods` (consecutive parts merged into one range). */
+function dayRanges(periods: Period[]): string {
+  const ranges: { start: string; end: string }[] = []
+  for (const { start, end } of [...periods].sort((a, b) => (a.start < b.start ? -1 : 1))) {
+    const last = ranges.at(-1)
+    if (last?.end === start) last.end = end
+    else ranges.push({ start, end })
+  }
+  return ranges.map(({ start, end }) => `(day >= DATE '${start}' AND day < DATE '${end}')`).join(' OR ')
 }
 
 function readManifest(dir: string | null): Manifest | null {

@@ -37,11 +37,14 @@ export interface Manifest {
 
 /**
  * A part of a history table (a closed month, YYYY-MM, or a week of the build date's month, by its first day,
- * YYYY-MM-DD): its row count and the fingerprint that tells whether the next night can link it.
+ * YYYY-MM-DD): its row count, the sum of its rows' hashes and the fingerprint that tells whether the next night can
+ * link it.
  */
 export interface PartEntry {
   period: string
   rows: number
+  /** the sum of its rows' hashes (a manifest written before it was kept has none: its parts are read again) */
+  hashes?: string
   fingerprint: string
 }
 

@@ -91,6 +91,23 @@ History("the build date's week is written again when a night adds a day to it", 
   assert.equal([await week(sixteenth), await week(twentieth)], [['2026-11-16'], ['2026-11-16', '2026-11-20']])
 })
 
+History('a night after current was pointed back at an older night reads again the parts of the days after that night', async () => {
+  const raw = await writeDailyRaw(tempDir('parts-rollback-raw'), baseRaw(), DAYS)
+  const snapshots = tempDir('parts-rollback')
+  const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
+  for (const date of ['2026-11-20', '2026-11-21']) await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date })
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  // an operator's rollback of current to the night of 11-16, then the 22nd built again
+  fs.rmSync(path.join(snapshots, 'current'))
+  fs.symlinkSync(sixteenth.snapshotId, path.join(snapshots, 'current'))
+  const again = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.equal(again.manifest.parts, night.manifest.parts)
+  for (const period of periods(night)) assert.equal(await readParquet(part(again.dir, period)), await readParquet(part(night.dir, period)), period)
+  // the week of the 15th holds the counts of the 16th and of the 20th, not those of the night current pointed to only
+  const days = (rows: Record<string, unknown>[]) => [...new Set(rows.map((r) => String(r.date)))].sort()
+  assert.equal(days(await readParquet(part(again.dir, '2026-11-15'))), ['2026-11-16', '2026-11-20'])
+})
+
 History('the first night of a month writes the month that closed as one part, in place of its weeks', async () => {
   const { october, first } = await readOnlyNights()
   assert.equal(periods(october), ['2026-10-15'])

@@ -333,7 +333,7 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
       await db.conn.run(`alter ${kind} ${table} rename to ${table}_once`)
       await db.conn.run(`create view ${table} as select * from ${table}_once union all (select * from ${table}_once limit 1)`)
       try {
-        await writeHistoryParts(db.conn, tempDir('audit-parts'), null, BUILD_DATE)
+        await writeHistoryParts(db.conn, tempDir('audit-parts'), null, BUILD_DATE, null)
         assert.unreachable(`a repeated key in ${table} must fail the build`)
       } catch (error) {
         if (!(error instanceof AuditError)) throw error
