@@ -68,6 +68,11 @@ export interface HistoryTable {
    * changes the part of the day it was created)
    */
   settled?: true
+  /**
+   * SQL selecting the rows of the days `start` ≤ day < `end` that DuckDB can answer from the stored columns' ranges
+   * without computing `day` for every stored row (by default, `day` itself)
+   */
+  days?: (start: string, end: string) => string
 }
 
 /**
@@ -103,6 +108,8 @@ export const HISTORY_TABLES: HistoryTable[] = [
       favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
     },
     rowHash: 'row_hash',
+    // day is created_at's UTC date: the state's tweets are read by their creation time
+    days: (start, end) => `created_at >= TIMESTAMPTZ '${start} 00:00:00+00' AND created_at < TIMESTAMPTZ '${end} 00:00:00+00'`,
     key: null,
     order: 'created_at DESC, tweet_id DESC',
     unique: ['tweet_id'],
@@ -229,7 +236,8 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
         count.linked++
       } else {
         // the part's rows by a range of days (read faster than by recomputing each row's start)
-        files.push(await writePart(conn, dir, table, { period, rows }, columns, `day >= DATE '${start}' AND day < DATE '${end}'`))
+        const where = table.days?.(start, end) ?? `day >= DATE '${start}' AND day < DATE '${end}'`
+        files.push(await writePart(conn, dir, table, { period, rows }, columns, where))
         count.written++
         count.rows += rows
       }
