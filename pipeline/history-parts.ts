@@ -16,142 +16,21 @@
  * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving`, `texts` and `marks` entry (a table
  * with none of these, which the server does not read, has no serving folder).
  *
- * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22')
+ * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22', '2026-11-22')
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { writeAccountsOfParts, writePartRefs, type AccountRefs } from './account-refs.ts'
+import { writeAccountsOfParts, writePartRefs } from './account-refs.ts'
 import { AuditError } from './audit-error.ts'
 import { queryRows, queryValue, sqlString, stepRunner } from './duckdb.ts'
 import { sha256File } from './file-hash.ts'
+import { HISTORY_TABLES, PART_FILE, type HistoryTable } from './history-tables.ts'
 import { addDays } from './plan.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
-import { items, SERVING_FORMAT, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
-
-export interface HistoryTable {
-  /** the model (pipeline/sql/history/<name>.sql: a table or view with a `day` column, the row's UTC day, DATE) and
-   * the folder's name */
-  name: string
-  /** the intermediate models only this table reads, run with it (beside the Parquet files and the serving columns) */
-  models: string[]
-  /** the Parquet columns and their types, key first */
-  columns: Record<string, string>
-  /** a column of the model holding each row's hash of its content, kept in the state (the fingerprints sum it
-   * instead of hashing the row's columns: a night does not read every stored text) */
-  rowHash?: string
-  /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
-  key: 'platform_id' | null
-  /** `day` for a part per day (a table of daily snapshots: each day's rows are written once), else by month and
-   * week as above */
-  parts?: 'day'
-  /** the order of a part's rows (after the key) */
-  order: string
-  /** the columns whose values are unique within the table (audited in every part written) */
-  unique: string[]
-  /** the serving columns besides the keys and offsets: name → [type, SQL] */
-  serving: Record<string, [ColumnType, string]>
-  /** the text serving columns (NULL allowed): name → SQL */
-  texts: Record<string, string>
-  /** serving columns of the positions (i32, ascending) of a part's rows that meet a condition, for rare rows the
-   * server must know without reading a value: name → SQL condition */
-  marks?: Record<string, string>
-  /** the columns naming accounts by id, given to the server by account_idx (pipeline/account-refs.ts) */
-  refs?: AccountRefs
-  /** the analysts' view of the table over its parts (`parts`) and the other files' views (pipeline/snapshot-sql.ts) */
-  view: string
-  /**
-   * a row's values are fixed once its day is folded and scored: the parts of days a build did not fold, replay or score
-   * are those of the snapshot before, carried without reading their rows (not the tweets: a tweet delivered again
-   * changes the part of the day it was created)
-   */
-  settled?: true
-  /**
-   * SQL selecting the rows of the days `start` ≤ day < `end` that DuckDB can answer from the stored columns' ranges
-   * without computing `day` for every stored row (by default, `day` itself)
-   */
-  days?: (start: string, end: string) => string
-}
-
-/**
- * A history table of one value per account and date (`value`, of SQL type `type`, served as `serving`), a part's rows
- * grouped by account, newest date first; its view gives the accounts that meet `accounts` (a condition on `a`, the
- * snapshot's accounts) by account_idx.
- */
-function accountSeries(name: string, value: string, type: string, serving: ColumnType, accounts = 'true'): HistoryTable {
-  return {
-    name,
-    models: [],
-    columns: { platform_id: 'UBIGINT', date: 'DATE', [value]: type },
-    key: 'platform_id',
-    order: 'date DESC',
-    unique: ['platform_id', 'date'],
-    serving: { day: ['u16', sqlDay('date')], [value]: [serving, `${value}::DOUBLE`] },
-    texts: {},
-    settled: true,
-    view: `select a.account_idx, h.platform_id, h.date, h.${value}
-      from parts h join accounts a on a.platform_id = h.platform_id and ${accounts}
-      order by a.account_idx, h.date desc`,
-  }
-}
-
-export const HISTORY_TABLES: HistoryTable[] = [
-  // the monitored accounts' series (what the API answers), by account_idx as the other files
-  accountSeries('followers_count_history', 'followers_count', 'BIGINT', 'u32', 'a.is_monitored'),
-  {
-    name: 'tweets',
-    models: ['int_tweets'],
-    columns: {
-      tweet_id: 'UBIGINT', author_id: 'UBIGINT', created_at: 'TIMESTAMP WITH TIME ZONE', created_at_iso: 'VARCHAR', text: 'VARCHAR',
-      favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
-    },
-    rowHash: 'row_hash',
-    // day is created_at's UTC date: the state's tweets are read by their creation time
-    days: (start, end) => `created_at >= TIMESTAMPTZ '${start} 00:00:00+00' AND created_at < TIMESTAMPTZ '${end} 00:00:00+00'`,
-    key: null,
-    order: 'created_at DESC, tweet_id DESC',
-    unique: ['tweet_id'],
-    serving: {
-      tweet_id: ['u64', 'tweet_id::UBIGINT'],
-      author_id: ['u64', 'author_id::UBIGINT'],
-      created_at_ms: ['f64', 'epoch_ms(created_at)::DOUBLE'],
-      favorites: ['u32', 'favorites::DOUBLE'],
-      retweets: ['u32', 'retweets::DOUBLE'],
-      replies: ['u32', 'replies::DOUBLE'],
-      views: ['u32', 'views::DOUBLE'],
-    },
-    texts: { text: 'text' },
-    refs: { author: 'author_id', mentioned: 'mentioned_ids' },
-    // the parts newest first are the tweets in the snapshot's order: tweet_idx (what mentions refer to) is a row's
-    // position in them
-    view: `select (row_number() over (order by t.created_at desc, t.tweet_id desc) - 1)::integer as tweet_idx,
-        t.tweet_id, t.author_id, a.account_idx as author_idx, t.created_at, t.created_at_iso, t.text,
-        t.favorites, t.retweets, t.replies, t.views, t.mentioned_ids
-      from parts t left join accounts a on a.platform_id = t.author_id
-      order by tweet_idx`,
-  },
-  // with the positions of the rows that end a score (platform_score 0: rare), which a request skips
-  { ...accountSeries('score_history', 'platform_score', 'DOUBLE', 'f64'), marks: { ended: 'platform_score = 0' } },
-  {
-    name: 'score_ranks',
-    models: [],
-    columns: { platform_id: 'UBIGINT', date: 'DATE', rank: 'INTEGER' },
-    key: null,
-    parts: 'day',
-    order: 'platform_id',
-    unique: ['platform_id', 'date'],
-    // for analysts only (no serving folder): the server reads each account's ranks from one serving column
-    // (pipeline/serving-columns.ts)
-    serving: {},
-    texts: {},
-    settled: true,
-    view: `select a.account_idx, r.platform_id, r.date, r.rank
-      from parts r join accounts a on a.platform_id = r.platform_id
-      order by r.date desc, r.rank`,
-  },
-]
+import { items, SERVING_FORMAT, ServingWriter, writeColumns, writeText } from './serving-writer.ts'
 
 /**
  * The version of how a part is written (raise it when writePeriod, or the writers it calls, change what they write:
@@ -161,7 +40,6 @@ const PARTS_VERSION = 1
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
 const partPath = (table: string, period: string) => path.join(table, `period=${period}`)
-export const PART_FILE = 'data.parquet'
 
 /** Days per part in the build date's month: a night rewrites at most a week of rows, a request reads at most 5 parts of it. */
 const OPEN_PART_DAYS = 7
@@ -214,7 +92,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
     const carried = await carriedParts(conn, table, previous, settled)
-    const others = carried.length ? `WHERE NOT (${dayRanges(carried)})` : ''
+    const others = carried.length ? `WHERE NOT (${dayRanges(table, carried)})` : ''
     const computed = (await queryRows(
       conn,
       `SELECT ${parting.name('start')} AS period, start::VARCHAR AS start, ${parting.end('start')}::VARCHAR AS end, rows, hashes FROM (
@@ -236,8 +114,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, pre
         count.linked++
       } else {
         // the part's rows by a range of days (read faster than by recomputing each row's start)
-        const where = table.days?.(start, end) ?? `day >= DATE '${start}' AND day < DATE '${end}'`
-        files.push(await writePart(conn, dir, table, { period, rows }, columns, where))
+        files.push(await writePart(conn, dir, table, { period, rows }, columns, daysOf(table, start, end)))
         count.written++
         count.rows += rows
       }
@@ -292,7 +169,7 @@ async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previou
   })
 }
 
-/** The first day of the part named `period` and the day after its last. */
+/** The first day of the part named `period` and the day after its last (in SQL: periodsOf's `start` and `end`). */
 function periodRange(table: HistoryTable, period: string): { start: string; end: string } {
   if (table.parts === 'day') return { start: period, end: addDays(period, 1) }
   if (period.length > 7) return { start: period, end: addDays(period, OPEN_PART_DAYS) }
@@ -301,15 +178,18 @@ function periodRange(table: HistoryTable, period: string): { start: string; end:
   return { start: `${period}-01`, end: end.toISOString().slice(0, 10) }
 }
 
-/** SQL selecting the rows of the days of `periods` (consecutive parts merged into one range). */
-function dayRanges(periods: Period[]): string {
+/** SQL selecting `table`'s rows of the days `start` ≤ day < `end`. */
+const daysOf = (table: HistoryTable, start: string, end: string) => table.days?.(start, end) ?? `day >= DATE '${start}' AND day < DATE '${end}'`
+
+/** SQL selecting `table`'s rows of the days of `periods` (consecutive parts merged into one range). */
+function dayRanges(table: HistoryTable, periods: Period[]): string {
   const ranges: { start: string; end: string }[] = []
   for (const { start, end } of [...periods].sort((a, b) => (a.start < b.start ? -1 : 1))) {
     const last = ranges.at(-1)
     if (last?.end === start) last.end = end
     else ranges.push({ start, end })
   }
-  return ranges.map(({ start, end }) => `(day >= DATE '${start}' AND day < DATE '${end}')`).join(' OR ')
+  return ranges.map(({ start, end }) => `(${daysOf(table, start, end)})`).join(' OR ')
 }
 
 function readManifest(dir: string | null): Manifest | null {

@@ -2,7 +2,7 @@
  * The pipeline's models in the fixed order the runner executes them. A model is one `.sql` file under `sql/` that
  * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS; a
  * history table (written in parts: closed months, weeks of the build date's month) = one `history/<table>.sql` plus
- * its entry in pipeline/history-parts.ts.
+ * its entry in pipeline/history-tables.ts.
  */
 /** Views over the reference tables of the build date's folder and the raw days this build folds. */
 export const STAGING = [

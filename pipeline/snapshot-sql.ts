@@ -1,6 +1,6 @@
 /**
  * SQL over a published snapshot for analysts: one DuckDB view per Parquet file of `snapshots/current` (view name =
- * file name without `.parquet`), one per history table over its parts (pipeline/history-parts.ts), the views
+ * file name without `.parquet`), one per history table over its parts (pipeline/history-tables.ts), the views
  * derived from them (DERIVED_VIEWS), and a plain-text table printer. Used by `npm run sql` and the tests.
  *
  * @example const s = await openSnapshotSql('snapshots'); console.log(formatTable(await s.query('select 1 as x'))); s.close()
@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { sqlString } from './duckdb.ts'
-import { HISTORY_TABLES, PART_FILE } from './history-parts.ts'
+import { HISTORY_TABLES, PART_FILE } from './history-tables.ts'
 
 export interface QueryResult {
   columns: string[]

@@ -20,7 +20,7 @@ export interface SeriesPart<K extends string> {
   offsets: Int32Array
   day: Uint16Array
   values: Record<K, DiskColumn<ColumnType>>
-  /** the positions (ascending) of the rows each mark names (pipeline/history-parts.ts, `marks`) */
+  /** the positions (ascending) of the rows each mark names (pipeline/history-tables.ts, `marks`) */
   marks: Record<string, Int32Array>
 }
 
