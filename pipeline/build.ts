@@ -32,7 +32,7 @@ import { inputsFor, pruneRawDays, setRawViews, validateAll, type Inputs } from '
 import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
-  attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDaysOf, lookupSource, markPublished,
+  attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDays as foldedRawDaysIn, lookupSource, markPublished,
   guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
@@ -256,12 +256,9 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     removeAbandoned(snapshotsDir)
     const bar = progress('build', STEPS)
     const dir = path.join(snapshotsDir, snapshotId)
-    const { manifest, foldedLookups } = await writeSnapshot(opts, stateDir, dir, started, bar).catch((error) => {
-      bar.fail()
-      throw error
-    })
-    markFolderPublished(snapshotsDir, snapshotId)
-    swapCurrent(snapshotsDir, snapshotId)
+    // spills on the snapshots' disk (not the OS temp folder, often a tmpfs in memory), removed with a killed build's
+    // other `.tmp-*` folders by the next build
+    const db = await openPipelineDb(path.join(snapshotsDir, `.tmp-spill-${snapshotId}`))
     // published: what follows can fail without unpublishing it (a build that finds its day unmarked marks it)
     const warnings: string[] = []
     const afterPublish = async <T>(step: string, work: () => T | Promise<T>, fallback: T): Promise<T> => {
@@ -274,11 +271,26 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
         return fallback
       }
     }
-    await afterPublish('mark_published', () => markPublished(stateDir, snapshotId), undefined)
+    let written: Awaited<ReturnType<typeof writeSnapshot>>
+    let foldedRawDays = new Set<string>()
+    try {
+      written = await writeSnapshot(db, opts, stateDir, dir, started, bar).catch((error) => {
+        bar.fail()
+        throw error
+      })
+      markFolderPublished(snapshotsDir, snapshotId)
+      swapCurrent(snapshotsDir, snapshotId)
+      await afterPublish('mark_published', () => markPublished(db.conn, snapshotId), undefined)
+      if (opts.pruneRaw) foldedRawDays = await afterPublish('prune_raw', () => foldedRawDaysIn(db.conn), foldedRawDays)
+    } finally {
+      // the build's memory is released before anything loads the snapshot
+      db.close()
+    }
+    const { manifest, foldedLookups } = written
     const removed = await afterPublish('prune_snapshots', () => pruneSnapshots(snapshotsDir, opts.keep ?? 7), [] as string[])
     await afterPublish('delete_folded_lookups', () => foldedLookups.forEach((file) => fs.rmSync(file, { force: true })), undefined)
     const prunedRaw = opts.pruneRaw
-      ? await afterPublish('prune_raw', async () => pruneRawDays(opts.rawDir, opts.date, await foldedRawDaysOf(stateDir)), [] as string[])
+      ? await afterPublish('prune_raw', () => pruneRawDays(opts.rawDir, opts.date, foldedRawDays), [] as string[])
       : []
     bar.done({ snapshot_id: snapshotId })
     log.info('build.published', { snapshot_id: snapshotId, dir, removed, pruned_raw: prunedRaw, ms: Date.now() - started.getTime() })
@@ -289,16 +301,12 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
 }
 
 /**
- * Run the models and audits, write the snapshot's files, complete, to `dir` (through a temp folder and a rename) and
- * commit the state's day (unpublished). The pipeline's DuckDB is closed when this returns, so its memory is released
- * before anything loads the snapshot.
+ * Run the models and audits on `db`, write the snapshot's files, complete, to `dir` (through a temp folder and a
+ * rename) and commit the state's day (unpublished).
  */
-async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, started: Date, bar: Bar) {
+async function writeSnapshot(db: PipelineDb, opts: BuildOptions, stateDir: string, dir: string, started: Date, bar: Bar) {
   const snapshotsDir = path.dirname(dir)
   const snapshotId = path.basename(dir)
-  // spills on the snapshots' disk (not the OS temp folder, often a tmpfs in memory), removed with a killed build's
-  // other `.tmp-*` folders by the next build
-  const db = await openPipelineDb(path.join(snapshotsDir, `.tmp-spill-${snapshotId}`))
   const tempDir = path.join(snapshotsDir, `.tmp-${snapshotId}`)
   try {
     const { conn } = db
@@ -357,6 +365,5 @@ async function writeSnapshot(opts: BuildOptions, stateDir: string, dir: string, 
     return { manifest, foldedLookups: [...modeled.foldLookups, ...modeled.foldedBefore] }
   } finally {
     fs.rmSync(tempDir, { recursive: true, force: true })
-    db.close()
   }
 }

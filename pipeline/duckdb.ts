@@ -35,14 +35,11 @@ export async function openPipelineDb(spillDir?: string): Promise<PipelineDb> {
     preserve_insertion_order: 'true',
   })
   const conn = await instance.connect()
-  await conn.run(`set TimeZone = 'UTC'`)
+  // every connection of the instance inherits a global setting
+  await conn.run(`set global TimeZone = 'UTC'`)
   return {
     conn,
-    async connect() {
-      const other = await instance.connect()
-      await other.run(`set TimeZone = 'UTC'`)
-      return other
-    },
+    connect: () => instance.connect(),
     close() {
       conn.closeSync()
       instance.closeSync()
@@ -69,15 +66,17 @@ function sqlLiteral(value: SqlVariable): string {
 
 /** Set DuckDB variables for the model files. */
 export async function setVariables(conn: DuckDBConnection, vars: Record<string, SqlVariable>): Promise<void> {
-  for (const [name, value] of Object.entries(vars)) await conn.run(`set variable ${name} = ${sqlLiteral(value)}`)
+  const statements = Object.entries(vars).map(([name, value]) => `set variable ${name} = ${sqlLiteral(value)};`)
+  if (statements.length > 0) await conn.run(statements.join('\n'))
 }
 
 /** Give connection `to` the variables of `from` (DuckDB variables belong to a connection; the model files read them). */
 export async function copyVariables(from: DuckDBConnection, to: DuckDBConnection): Promise<void> {
   const variables = await queryRows(from, `select name, value::varchar as value, type from duckdb_variables()`)
-  for (const { name, value, type } of variables) {
-    await to.run(`set variable ${name} = ${value === null ? 'null' : `cast(${sqlString(String(value))} as ${type})`}`)
-  }
+  const statements = variables.map(
+    ({ name, value, type }) => `set variable ${name} = ${value === null ? 'null' : `cast(${sqlString(String(value))} as ${type})`};`,
+  )
+  if (statements.length > 0) await to.run(statements.join('\n'))
 }
 
 /** Run one model file, e.g. `runSqlFile(conn, 'marts/accounts.sql')`. */
@@ -98,8 +97,9 @@ export function stepRunner(conn: DuckDBConnection, bar?: { tick(): void }) {
     } catch (error) {
       throw new Error(`model ${layer}/${model} failed: ${error instanceof Error ? error.message : String(error)}`)
     }
-    const view = Number(await queryValue(conn, `select count(*) from duckdb_views() where view_name = ${sqlString(counted)}`)) > 0
-    const rows = view ? undefined : Number(await queryValue(conn, `select count(*) from ${counted}`))
+    // a table's row count from the catalog (a model's table is written once, by the model); none for a view
+    const size = await queryValue(conn, `select estimated_size from duckdb_tables() where database_name = current_database() and table_name = ${sqlString(counted)}`)
+    const rows = size === undefined ? undefined : Number(size)
     log.info('build.step', { step: model, layer, rows, ms: Date.now() - started })
     bar?.tick()
   }

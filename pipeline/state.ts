@@ -32,23 +32,23 @@ export async function attachState(conn: DuckDBConnection, stateDir: string): Pro
   fs.mkdirSync(stateDir, { recursive: true })
   await conn.run(`attach ${sqlString(path.join(path.resolve(stateDir), STATE_FILE))} as st`)
   await runSqlFile(conn, 'state/schema.sql')
-  const dense = await queryValue(conn, `select count(*) from duckdb_tables() where database_name = 'st' and table_name = 'scores'`)
-  if (Number(dense) > 0) {
+  // what an earlier version's state lacks or still has: one look at the state's columns
+  const columns = new Set(
+    (await queryRows(conn, `select table_name || '.' || column_name as c from duckdb_columns() where database_name = 'st'`)).map((r) => String(r.c)),
+  )
+  if (columns.has('scores.platform_score')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_dense_scores.sql'))
     log.info('state.migrated', { table: 'score_history', from: 'scores' })
   }
-  const ranked = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'score_history' and column_name = 'rank'`)
-  if (Number(ranked) > 0) {
+  if (columns.has('score_history.rank')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_score_ranks.sql'))
     log.info('state.migrated', { table: 'score_ranks', from: 'score_history.rank' })
   }
-  const marked = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'tweets' and column_name = 'superseded_on'`)
-  if (Number(marked) === 0) {
+  if (!columns.has('tweets.superseded_on')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_deliveries.sql'))
     log.info('state.migrated', { table: 'tweets', column: 'superseded_on' })
   }
-  const hashed = await queryValue(conn, `select count(*) from duckdb_columns() where database_name = 'st' and table_name = 'tweets' and column_name = 'row_hash'`)
-  if (Number(hashed) === 0) {
+  if (!columns.has('tweets.row_hash')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_hashes.sql'))
     log.info('state.migrated', { table: 'tweets', column: 'row_hash' })
   }
@@ -174,11 +174,6 @@ export async function foldedRawDays(conn: DuckDBConnection): Promise<Set<string>
   return new Set((await queryRows(conn, 'select day::varchar as day from st.raw_days')).map((r) => String(r.day)))
 }
 
-/** The same, from the state file alone (after the build's database is closed). */
-export function foldedRawDaysOf(stateDir: string): Promise<Set<string>> {
-  return withState(stateDir, foldedRawDays)
-}
-
 /**
  * A state written before `raw_days` was kept has days but no folded folders: the days it holds scans or follower
  * counts of, and every day folder present up to its last day, are taken as folded (what the builds that wrote it
@@ -210,11 +205,9 @@ async function withState<T>(stateDir: string, work: (conn: DuckDBConnection) => 
   }
 }
 
-/** Record that `current` now points to the snapshot of `date`. */
-export function markPublished(stateDir: string, snapshotId: string): Promise<void> {
-  return withState(stateDir, async (conn) => {
-    await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(snapshotId)}`)
-  })
+/** Record that `current` now points to the snapshot `snapshotId`. */
+export async function markPublished(conn: DuckDBConnection, snapshotId: string): Promise<void> {
+  await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(snapshotId)}`)
 }
 
 /** Undo an unpublished day (its snapshot could not be published): the state is the day before's again. */
