@@ -32,9 +32,20 @@ async function nightsFrom(name: string) {
   return { raw, snapshots, october, first, second }
 }
 
-/** The nights of nightsFrom for the tests that only read them (or copy them), built once. */
+/** The nights of nightsFrom for the tests that only read them, built once. */
 let shared: ReturnType<typeof nightsFrom> | undefined
 const readOnlyNights = () => (shared ??= nightsFrom('parts-read'))
+
+/** The same nights in folders of the test's own (raw day folders and snapshots copied, `current` kept relative). */
+async function copiedNights(name: string) {
+  const built = await readOnlyNights()
+  const raw = tempDir(`${name}-raw`)
+  const snapshots = tempDir(name)
+  fs.cpSync(built.raw, raw, { recursive: true })
+  fs.cpSync(built.snapshots, snapshots, { recursive: true, verbatimSymlinks: true })
+  const moved = <T extends { dir: string }>(night: T): T => ({ ...night, dir: path.join(snapshots, path.basename(night.dir)) })
+  return { raw, snapshots, october: moved(built.october), first: moved(built.first), second: moved(built.second) }
+}
 
 const periods = (built: { manifest: { parts: Record<string, { period: string }[]> } }, table = 'followers_count_history') =>
   built.manifest.parts[table].map((p) => p.period)
@@ -128,7 +139,7 @@ History('nights across a month boundary give the same parts, row for row, as a f
 })
 
 History('a day folder delivered late into a past month writes that month again', async () => {
-  const { raw, snapshots, second } = await nightsFrom('parts-late')
+  const { raw, snapshots, second } = await copiedNights('parts-late')
   const late = baseRaw()
   late['follower_counts.parquet'] = [['2026-10-25', id(5), 750]]
   await writeDailyRaw(raw, late, ['2026-10-25'])
@@ -139,7 +150,7 @@ History('a day folder delivered late into a past month writes that month again',
 })
 
 History('a part missing from the current snapshot is written again, not linked', async () => {
-  const { raw, snapshots, second } = await nightsFrom('parts-missing')
+  const { raw, snapshots, second } = await copiedNights('parts-missing')
   fs.rmSync(servingPart(second.dir, '2026-10'))
   const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
