@@ -58,6 +58,36 @@ async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWr
 }
 
 /**
+ * `smart_followers.follower_categories`, `.follower_tags_low`, `.follower_tags_high` (u32, one per row, in the mart's
+ * stored order): each follower's label ids as bit masks, categories 0..30, tags 0..31 and 32..62; bit 31 of
+ * `categories` and of `tags_high` marks an account with an id outside those ranges. The masks are made per account,
+ * then read by each row's follower (no join or sort of the rows).
+ */
+async function writeFollowerMasks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
+  const masks = ['categories', 'tags_low', 'tags_high'].map(() => new Uint32Array(owners))
+  const perAccount = await conn.runAndReadAll(`SELECT account_idx::INTEGER,
+       bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END)::DOUBLE,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END)::DOUBLE,
+       bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END)::DOUBLE
+     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM account_categories
+           UNION ALL SELECT account_idx, tag_id, 't' FROM account_tags)
+     GROUP BY account_idx`)
+  for (const [account, ...values] of perAccount.getRows() as number[][]) values.forEach((v, m) => (masks[m][account] = v))
+  const names = ['follower_categories', 'follower_tags_low', 'follower_tags_high'].map((name) => `smart_followers.${name}`)
+  // every column exists, an empty mart's too
+  for (const name of names) out.appendBytes(name, 'u32', new Uint32Array(0))
+  const result = await conn.stream('SELECT follower_idx::INTEGER FROM smart_followers')
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const followers = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
+    names.forEach((name, m) => {
+      const values = new Uint32Array(followers.length)
+      for (let i = 0; i < followers.length; i++) values[i] = masks[m][followers[i]]
+      out.appendBytes(name, 'u32', values)
+    })
+  }
+}
+
+/**
  * The rows of smart_followers (stored by score) in the other two orders: `<order>[offsets[t] + p]` is the row at
  * position p of target t (the mart gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
  */
@@ -160,19 +190,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
     await writeColumns(conn, out, table, { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
   }
 
-  // each account's label ids as bit masks: categories 0..30, tags 0..31 and 32..62; bit 31 of `categories` and of
-  // `tags_high` marks an account with an id outside those ranges
-  const masks = `(SELECT account_idx,
-       bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END) AS categories,
-       bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END) AS tags_low,
-       bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END) AS tags_high
-     FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM account_categories
-           UNION ALL SELECT account_idx, tag_id, 't' FROM account_tags)
-     GROUP BY account_idx)`
-  // smart_followers in its stored order (rowid), with each follower's label masks
-  const followerRows = `(SELECT x.*, m.categories, m.tags_low, m.tags_high FROM (SELECT *, rowid AS row FROM smart_followers) x
-    LEFT JOIN ${masks} m ON m.account_idx = x.follower_idx ORDER BY x.row)`
-
   /** Marts grouped by an owner: the owner column and the columns. */
   const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
     [
@@ -182,9 +199,6 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
         follower_idx: ['i32', 'follower_idx::INTEGER'],
         subscribed_at_ms: ['f64', 'epoch_ms(subscribed_at)::DOUBLE'],
         follower_score: ['f64', 'follower_score::DOUBLE'],
-        follower_categories: ['u32', 'coalesce(categories, 0)::DOUBLE'],
-        follower_tags_low: ['u32', 'coalesce(tags_low, 0)::DOUBLE'],
-        follower_tags_high: ['u32', 'coalesce(tags_high, 0)::DOUBLE'],
       },
     ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
@@ -220,9 +234,11 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   for (const [table, owner, columns] of grouped) {
     // offsets and orders read the mart itself: they do not depend on the columns computed over its rows
     const offsets = await writeOffsets(conn, out, table, owner, owners)
-    const source = table === 'smart_followers' ? followerRows : table
-    await writeColumns(conn, out, source, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
-    if (table === 'smart_followers') await writeFollowerOrders(conn, out, table, offsets)
+    await writeColumns(conn, out, table, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
+    if (table === 'smart_followers') {
+      await writeFollowerMasks(conn, out, owners)
+      await writeFollowerOrders(conn, out, table, offsets)
+    }
   }
 
   // the scored dates the score history's sparse rows are read over, newest first
