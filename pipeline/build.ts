@@ -32,7 +32,7 @@ import { inputsFor, pruneRawDays, setRawViews, validateAll, type Inputs } from '
 import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
 import { runScore, SCORE_PARAMS } from './score.ts'
 import {
-  attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDays as foldedRawDaysIn, lookupSource, markPublished,
+  attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDays, lookupSource, markPublished,
   guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
 } from './state.ts'
 import {
@@ -272,7 +272,8 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       }
     }
     let written: Awaited<ReturnType<typeof writeSnapshot>>
-    let foldedRawDays = new Set<string>()
+    // the raw day folders the state has folded (read for pruning; null: not asked, or unreadable)
+    let folded: Set<string> | null = null
     try {
       written = await writeSnapshot(db, opts, stateDir, dir, started, bar).catch((error) => {
         bar.fail()
@@ -281,7 +282,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       markFolderPublished(snapshotsDir, snapshotId)
       swapCurrent(snapshotsDir, snapshotId)
       await afterPublish('mark_published', () => markPublished(db.conn, snapshotId), undefined)
-      if (opts.pruneRaw) foldedRawDays = await afterPublish('prune_raw', () => foldedRawDaysIn(db.conn), foldedRawDays)
+      if (opts.pruneRaw) folded = await afterPublish('prune_raw', () => foldedRawDays(db.conn), null)
     } finally {
       // the build's memory is released before anything loads the snapshot
       db.close()
@@ -289,9 +290,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
     const { manifest, foldedLookups } = written
     const removed = await afterPublish('prune_snapshots', () => pruneSnapshots(snapshotsDir, opts.keep ?? 7), [] as string[])
     await afterPublish('delete_folded_lookups', () => foldedLookups.forEach((file) => fs.rmSync(file, { force: true })), undefined)
-    const prunedRaw = opts.pruneRaw
-      ? await afterPublish('prune_raw', () => pruneRawDays(opts.rawDir, opts.date, foldedRawDays), [] as string[])
-      : []
+    const prunedRaw = folded ? await afterPublish('prune_raw', () => pruneRawDays(opts.rawDir, opts.date, folded), [] as string[]) : []
     bar.done({ snapshot_id: snapshotId })
     log.info('build.published', { snapshot_id: snapshotId, dir, removed, pruned_raw: prunedRaw, ms: Date.now() - started.getTime() })
     return { snapshotId, dir, manifest, warnings }
