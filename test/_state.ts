@@ -10,7 +10,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { HISTORY_TABLES, PART_FILE } from '../pipeline/history-tables.ts'
 import { MARTS } from '../pipeline/models.ts'
 import { DERIVED_VIEWS } from '../pipeline/snapshot-sql.ts'
-import { readParquet, readSnapshot } from './_fixtures.ts'
+import { readParquet, readSnapshot, tempDir } from './_fixtures.ts'
 
 /**
  * Every mart of the snapshot in `dir`, row for row (`only`: these marts), every part of the history tables (keyed
@@ -44,6 +44,29 @@ export async function nights(rawDir: string, snapshotsDir: string, days: string[
   let last
   for (const date of days) last = await buildSnapshot({ rawDir, snapshotsDir, date })
   return last!
+}
+
+/**
+ * A copy of a folder of nightly builds (a raw folder, or a snapshots folder with its state and a relative `current`)
+ * in a fresh temporary folder named `name`: for a test that goes on from nights built once for several.
+ */
+export function copyNights(dir: string, name: string): string {
+  const copy = tempDir(name)
+  fs.cpSync(dir, copy, { recursive: true, verbatimSymlinks: true })
+  return copy
+}
+
+/**
+ * Nights made once by `build` (a raw folder and a snapshots folder, with whatever else it returns) for the tests that
+ * go on from them: each call gives copies of both folders named `name`, the rest as `build` returned it.
+ * @example const twoNights = builtOnce(async () => ({ raw, snapshots, last: await nights(raw, snapshots, days) }))
+ */
+export function builtOnce<T extends { raw: string; snapshots: string }>(build: () => Promise<T>) {
+  let built: Promise<T> | undefined
+  return async (name: string): Promise<T> => {
+    const folders = await (built ??= build())
+    return { ...folders, raw: copyNights(folders.raw, `${name}-raw`), snapshots: copyNights(folders.snapshots, name) }
+  }
 }
 
 /** The rows of `sql` over the state of `snapshotsDir`, attached read-only as `st`. */

@@ -14,6 +14,7 @@ import { PART_FILE } from '../pipeline/history-tables.ts'
 import { baseRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
 import { snapshotQuery } from './_setup.ts'
+import { copyNights } from './_state.ts'
 
 /** The raw day folders; baseRaw's follower counts fall on October 20th and on November 1st, 10th, 16th, 20th and 22nd. */
 const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20', '2026-11-21', '2026-11-22']
@@ -39,10 +40,8 @@ const readOnlyNights = () => (shared ??= nightsFrom('parts-read'))
 /** The same nights in folders of the test's own (raw day folders and snapshots copied, `current` kept relative). */
 async function copiedNights(name: string) {
   const built = await readOnlyNights()
-  const raw = tempDir(`${name}-raw`)
-  const snapshots = tempDir(name)
-  fs.cpSync(built.raw, raw, { recursive: true })
-  fs.cpSync(built.snapshots, snapshots, { recursive: true, verbatimSymlinks: true })
+  const raw = copyNights(built.raw, `${name}-raw`)
+  const snapshots = copyNights(built.snapshots, name)
   const moved = <T extends { dir: string }>(night: T): T => ({ ...night, dir: path.join(snapshots, path.basename(night.dir)) })
   return { raw, snapshots, october: moved(built.october), first: moved(built.first), second: moved(built.second) }
 }
@@ -89,11 +88,22 @@ History("a night links the parts that did not change and writes the build date's
   ])
 })
 
+type Night = Awaited<ReturnType<typeof buildSnapshot>>
+let midMonth: Promise<{ raw: string; snapshots: string; sixteenth: Night; twentieth: Night }> | undefined
+/** Nights of the 16th and the 20th of November over DAYS, built once (a test that builds on them copies them). */
+function midMonthNights() {
+  midMonth ??= (async () => {
+    const raw = await writeDailyRaw(tempDir('parts-week-raw'), baseRaw(), DAYS)
+    const snapshots = tempDir('parts-week')
+    const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
+    const twentieth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
+    return { raw, snapshots, sixteenth, twentieth }
+  })()
+  return midMonth
+}
+
 History("the build date's week is written again when a night adds a day to it", async () => {
-  const raw = await writeDailyRaw(tempDir('parts-week-raw'), baseRaw(), DAYS)
-  const snapshots = tempDir('parts-week')
-  const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
-  const twentieth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
+  const { sixteenth, twentieth } = await midMonthNights()
   assert.equal(periods(sixteenth), ['2026-10', '2026-11-01', '2026-11-08', '2026-11-15'])
   assert.equal(periods(twentieth), periods(sixteenth))
   assert.is(inode(part(twentieth.dir, '2026-11-08')), inode(part(sixteenth.dir, '2026-11-08')))
@@ -103,10 +113,11 @@ History("the build date's week is written again when a night adds a day to it", 
 })
 
 History('a night after current was pointed back at an older night reads again the parts of the days after that night', async () => {
-  const raw = await writeDailyRaw(tempDir('parts-rollback-raw'), baseRaw(), DAYS)
-  const snapshots = tempDir('parts-rollback')
-  const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
-  for (const date of ['2026-11-20', '2026-11-21']) await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date })
+  const built = await midMonthNights()
+  const raw = copyNights(built.raw, 'parts-rollback-raw')
+  const snapshots = copyNights(built.snapshots, 'parts-rollback')
+  const { sixteenth } = built
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   // an operator's rollback of current to the night of 11-16, then the 22nd built again
   fs.rmSync(path.join(snapshots, 'current'))

@@ -12,7 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { MARTS } from '../pipeline/models.ts'
 import { BUILD_DATE, baseRaw, daysBetween, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { buildKilledAt } from './_killed-build.ts'
-import { assertSameMarts, marts } from './_state.ts'
+import { assertSameMarts, copyNights, marts } from './_state.ts'
 
 const rawDir = writeRaw(tempDir('publish-raw'), baseRaw())
 
@@ -87,7 +87,10 @@ History('history :: every build keeps its scores > 0 in the state', async () => 
   assert.equal(history, accounts)
 })
 
-/** A build of BUILD_DATE that backfills the 7 days before it, for the tests that only read it: built once. */
+/**
+ * A build of BUILD_DATE that backfills the 7 days before it, built once: the tests that only read it read its
+ * folder, the others a copy (copyNights).
+ */
 let backfilledBuild: Promise<{ snapshots: string; dir: string }> | undefined
 function backfilled() {
   backfilledBuild ??= (async () => {
@@ -179,8 +182,7 @@ async function assertScoresAsOf(dir: string, snapshots: string, dates: string[])
 }
 
 History('history :: score_history covers the months from the 12th before the build date\'s (so score_dates\' 365 days), its first scored date holding the scores of then', async () => {
-  const snapshots = tempDir('history-window')
-  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE, backfillDays: 7 })
+  const snapshots = copyNights((await backfilled()).snapshots, 'history-window')
   // 11-15..11-18 move before the window (2025-10-28..31) and 11-19 onto its first day (2025-11-01): the first scored
   // date of the window has rows of its own (accounts whose score moved on 11-19) and rows carried from before it
   await queryState(snapshots, `
@@ -205,8 +207,7 @@ History('history :: score_history covers the months from the 12th before the bui
  * scores it again).
  */
 async function assertConverted(name: string, sql: string) {
-  const reference = tempDir(`history-${name}-reference`)
-  await buildSnapshot({ rawDir: await rawDir, snapshotsDir: reference, date: BUILD_DATE, backfillDays: 7 })
+  const reference = copyNights((await backfilled()).snapshots, `history-${name}-reference`)
   const converted = tempDir(`history-${name}-state`)
   fs.cpSync(path.join(reference, 'state'), path.join(converted, 'state'), { recursive: true })
   await queryState(converted, sql, true)
@@ -303,7 +304,8 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
 History('history :: a build killed after its commit keeps the ranks of the window current serves: a rerun gives its rows again', async () => {
   const raw = await writeDailyRaw(tempDir('history-kill-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2026-12-20', '2026-12-21'])
   const snapshots = tempDir('history-kill')
-  const served = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20', backfillDays: 40 })
+  // scored from 11-20: the day before the window of 12-20 (11-21 on), then every day of it
+  const served = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-20', backfillDays: 30 })
   // the build of 12-21 is killed the moment its day is committed to the state, before it publishes
   const child = buildKilledAt({ rawDir: raw, snapshotsDir: snapshots, date: '2026-12-21' }, '"step":"commit_state"')
   assert.is(child.signal, 'SIGKILL', child.stderr)

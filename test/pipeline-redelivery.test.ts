@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { baseRaw, daysBetween, id, readSnapshot, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
-import { alterState, assertSameMarts, marts, nights, queryState } from './_state.ts'
+import { alterState, assertSameMarts, builtOnce, marts, nights, queryState } from './_state.ts'
 
 const DAYS = daysBetween('2026-11-19', '2026-11-22')
 const TWEET_MARTS = ['tweets', 'mentions', 'smart_mentions']
@@ -39,12 +39,20 @@ async function assertAsFromScratch(raw: string, dir: string, date: string) {
   assertSameMarts(await marts(dir, TWEET_MARTS), await marts(full.dir, TWEET_MARTS))
 }
 
+/** The nights of `days` over rawWith(`again`), built once for the tests that go on from them (copies; `last` read only). */
+const nightsOf = (name: string, again: Record<string, number>, days: string[]) =>
+  builtOnce(async () => {
+    const raw = await rawWith(name, again)
+    const snapshots = tempDir(name)
+    return { raw, snapshots, last: await nights(raw, snapshots, days) }
+  })
+const deliveredTwice = nightsOf('again-twice', { '2026-11-21': 5, '2026-11-22': 9 }, DAYS)
+const deliveredOnce = nightsOf('again-once', { '2026-11-21': 5 }, DAYS.slice(0, 3))
+
 const Again = suite('tweets delivered again')
 
 Again('redelivered :: the latest delivery is served, through reruns of earlier days and an older state', async () => {
-  const raw = await rawWith('again', { '2026-11-21': 5, '2026-11-22': 9 })
-  const snapshots = tempDir('again')
-  const last = await nights(raw, snapshots, DAYS)
+  const { raw, snapshots, last } = await deliveredTwice('again')
   assert.equal(await favorites(last.dir), [9])
   await assertAsFromScratch(raw, last.dir, '2026-11-22')
   // a rerun of an earlier day serves the delivery of that day; the nights forward, the latest again
@@ -64,19 +72,15 @@ Again('redelivered :: the latest delivery is served, through reruns of earlier d
 })
 
 Again('again, then not :: every night serves the one latest delivery, as a fold from scratch does', async () => {
-  const raw = await rawWith('again-once', { '2026-11-21': 5 })
-  const snapshots = tempDir('again-once')
-  for (const date of DAYS) {
-    const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date })
-    if (date >= '2026-11-21') assert.equal(await favorites(night.dir), [5], date)
-    if (date === DAYS.at(-1)) await assertAsFromScratch(raw, night.dir, date)
-  }
+  const { raw, snapshots, last } = await deliveredOnce('again-once-22')
+  assert.equal(await favorites(last.dir), [5], '2026-11-21')
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
+  assert.equal(await favorites(night.dir), [5], '2026-11-22')
+  await assertAsFromScratch(raw, night.dir, '2026-11-22')
 })
 
 Again('corrected :: a folder corrected and its day built again serves the delivery before it, and so do the nights after', async () => {
-  const raw = await rawWith('again-fixed', { '2026-11-21': 5, '2026-11-22': 9 })
-  const snapshots = tempDir('again-fixed')
-  await nights(raw, snapshots, DAYS)
+  const { raw, snapshots } = await deliveredTwice('again-fixed')
   // the crawler's folder of 11-22 corrected: 503 is not in it
   await deliver(raw, '2026-11-22')
   const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
@@ -88,9 +92,7 @@ Again('corrected :: a folder corrected and its day built again serves the delive
 })
 
 Again('older state :: a state from before the marks, whose re-delivered tweet comes no more, serves its latest delivery', async () => {
-  const raw = await rawWith('again-old', { '2026-11-21': 5 })
-  const snapshots = tempDir('again-old')
-  await nights(raw, snapshots, DAYS.slice(0, 3))
+  const { raw, snapshots } = await deliveredOnce('again-old')
   await alterState(snapshots, 'alter table tweets drop column superseded_on')
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   assert.equal(await favorites(night.dir), [5])

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { MARTS } from '../pipeline/models.ts'
 import { baseRaw, daysBetween, flattenRaw, id, readParquet, tempDir, writeDailyRaw } from './_fixtures.ts'
-import { alterState, assertSameMarts, marts, nights, queryState } from './_state.ts'
+import { alterState, assertSameMarts, builtOnce, copyNights, marts, nights, queryState } from './_state.ts'
 import { buildKilledAt } from './_killed-build.ts'
 
 const DAYS = daysBetween('2026-11-10', '2026-11-22')
@@ -20,28 +20,40 @@ const daily = writeDailyRaw(tempDir('state-raw'), baseRaw(), DAYS)
 /** The folders an on-time crawler writes from 11-13 to 11-19, but for 11-17 (a gap night). */
 const DELIVERED = daysBetween('2026-11-13', '2026-11-19').filter((d) => d !== '2026-11-17')
 
-/** Nights 11-13 to 11-18 built without the folder of 11-15 (of DELIVERED), which then arrives late. */
-async function lateDelivery(name: string) {
-  const raw = await writeDailyRaw(tempDir(`${name}-raw`), baseRaw(), DELIVERED.filter((d) => d !== '2026-11-15'))
-  const snapshots = tempDir(name)
+/** Nights 11-13 to 11-18 built without the folder of 11-15 (of DELIVERED), which then arrives late (copies). */
+const lateDelivery = builtOnce(async () => {
+  const raw = await writeDailyRaw(tempDir('state-late-raw'), baseRaw(), DELIVERED.filter((d) => d !== '2026-11-15'))
+  const snapshots = tempDir('state-late')
   await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
   return { raw, snapshots }
-}
+})
 
+let onTimeNights: Promise<{ raw: string; snapshots: string; last: Awaited<ReturnType<typeof nights>>; untilNight18: string }> | undefined
 /**
- * The nights 11-13 to 11-19 over DELIVERED on time, built once for the tests that compare with them: the snapshots
- * folder and its last night.
+ * The nights 11-13 to 11-19 over DELIVERED on time, built once for the tests that compare with them or go on from
+ * them: the raw folder (read only), the snapshots folder, its last night, and a copy of the snapshots folder as it
+ * was after the night of 11-18.
  */
-let onTimeNights: Promise<{ snapshots: string; last: Awaited<ReturnType<typeof nights>> }> | undefined
 function onTime() {
   onTimeNights ??= (async () => {
+    const raw = await writeDailyRaw(tempDir('state-on-time-raw'), baseRaw(), DELIVERED)
     const snapshots = tempDir('state-on-time')
-    const last = await nights(await writeDailyRaw(tempDir('state-on-time-raw'), baseRaw(), DELIVERED), snapshots, daysBetween('2026-11-13', '2026-11-19'))
-    return { snapshots, last }
+    await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
+    const untilNight18 = copyNights(snapshots, 'state-on-time-18')
+    const last = await nights(raw, snapshots, ['2026-11-19'])
+    return { raw, snapshots, last, untilNight18 }
   })()
   return onTimeNights
 }
+
+/** The folders of 11-10 to 11-14, and a first build dated 11-15 (its folder not come yet), then 11-16 (copies). */
+const beforeFolders = builtOnce(async () => {
+  const raw = await writeDailyRaw(tempDir('state-before-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
+  const snapshots = tempDir('state-before')
+  await nights(raw, snapshots, ['2026-11-15', '2026-11-16'])
+  return { raw, snapshots }
+})
 
 /** Make the state of `snapshotsDir` one written before `raw_days` was kept (the folded raw folders it records). */
 const forgetRawDays = (snapshotsDir: string) => alterState(snapshotsDir, 'delete from raw_days')
@@ -62,10 +74,16 @@ function scoredDates(snapshotsDir: string) {
 }
 
 const nightly = tempDir('state-nightly')
-/** The marts of the fourth of those nights, read as it is built (later nights prune its folder). */
+/** A copy of the nightly folder after its third night. */
+const threeNights = (async () => {
+  await nights(await daily, nightly, DAYS.slice(0, 3))
+  return copyNights(nightly, 'state-three-nights')
+})()
+/** The marts of the fourth night, read as it is built (later nights prune its folder). */
 let fourthNight: Record<string, unknown[]> | undefined
 const built = (async () => {
-  fourthNight = await marts((await nights(await daily, nightly, DAYS.slice(0, 4))).dir)
+  await threeNights
+  fourthNight = await marts((await nights(await daily, nightly, DAYS.slice(3, 4))).dir)
   return nights(await daily, nightly, DAYS.slice(4))
 })()
 
@@ -128,13 +146,13 @@ State('gap :: a missing raw day keeps the state of the accounts it would have sc
 
 State('killed :: a build killed after committing its day and before publishing leaves state and current as they were', async () => {
   const raw = await daily
-  const snapshots = tempDir('state-killed')
-  const before = await nights(raw, snapshots, DAYS.slice(0, 3))
+  const snapshots = copyNights(await threeNights, 'state-killed')
+  const before = fs.readlinkSync(path.join(snapshots, 'current'))
   const date = DAYS[3]
   // killed the moment the build logs that the state's day is committed, before the folder is renamed and published
   const child = buildKilledAt({ rawDir: raw, snapshotsDir: snapshots, date }, '"step":"commit_state"')
   assert.is(child.signal, 'SIGKILL', child.stderr)
-  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
+  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before)
   // the day is in the state file, unpublished; the next build rewinds it and builds it again
   const pending = await queryState(snapshots, `select published from st.days where day = DATE '${date}'`)
   assert.equal(pending, [{ published: false }])
@@ -199,9 +217,7 @@ State('late :: a replay stopped half-way by a bad folder goes on once the folder
 })
 
 State('late :: a late folder kept unfolded is still checked when it gives a night its reference tables', async () => {
-  const raw = await writeDailyRaw(tempDir('state-ref-check-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
-  const snapshots = tempDir('state-ref-check')
-  await nights(raw, snapshots, ['2026-11-15', '2026-11-16'])
+  const { raw, snapshots } = await beforeFolders('state-ref-check')
   const rows = baseRaw()
   rows['account_categories.parquet'].push([id(5), 99])
   await writeDailyRaw(raw, rows, ['2026-11-15'])
@@ -209,9 +225,8 @@ State('late :: a late folder kept unfolded is still checked when it gives a nigh
 })
 
 State('rerun :: a rerun of an earlier day, then the nights forward, keeps the scores of the gap days after it', async () => {
-  const raw = await writeDailyRaw(tempDir('state-rerun-gap-raw'), baseRaw(), DELIVERED)
-  const snapshots = tempDir('state-rerun-gap')
-  await nights(raw, snapshots, daysBetween('2026-11-13', '2026-11-18'))
+  const { raw, untilNight18 } = await onTime()
+  const snapshots = copyNights(untilNight18, 'state-rerun-gap')
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-14' })
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
   assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-15', '2026-11-18'))
@@ -221,9 +236,7 @@ State('rerun :: a rerun of an earlier day, then the nights forward, keeps the sc
 })
 
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
-  const raw = await writeDailyRaw(tempDir('state-first-raw'), baseRaw(), daysBetween('2026-11-10', '2026-11-14'))
-  const snapshots = tempDir('state-first')
-  await nights(raw, snapshots, ['2026-11-15', '2026-11-16'])
+  const { raw, snapshots } = await beforeFolders('state-first')
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' })
   // no built day before 11-15 to rewind to: kept and named, the nights go on
