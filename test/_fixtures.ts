@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { RAW_FILES } from '../pipeline/raw-contract.ts'
 import { sqlString } from '../pipeline/duckdb.ts'
 import { createSnapshotViews } from '../pipeline/snapshot-sql.ts'
@@ -24,6 +24,30 @@ export const scan = (k: number, date: string, follows: number[]) => [date, at(da
 
 type Row = unknown[]
 export type RawRows = Record<string, Row[]>
+
+let scratch: Promise<DuckDBInstance> | undefined
+let scratches = 0
+
+/**
+ * Run `work` on a connection of the tests' one in-memory DuckDB (UTC), in a database of its own that is dropped
+ * after: calls side by side never see each other's views. One instance for all: each new one costs DuckDB's start-up,
+ * and closing one hands its allocator's memory back to the OS, to be faulted in again by the next.
+ */
+async function inScratch<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  scratch ??= DuckDBInstance.create(':memory:').then(async (instance) => {
+    await (await instance.connect()).run(`set global TimeZone = 'UTC'`)
+    return instance
+  })
+  const conn = await (await scratch).connect()
+  const db = `scratch_${++scratches}`
+  try {
+    await conn.run(`attach ':memory:' as ${db}; use ${db}`)
+    return await work(conn)
+  } finally {
+    await conn.run(`use memory; detach ${db}`)
+    conn.closeSync()
+  }
+}
 
 // account_id, username, slug, name, description, profile_image, blue_verified, is_active, is_suspended,
 // is_monitored, followers_count
@@ -109,9 +133,7 @@ function literal(value: unknown): string {
 /** Write `rows` as the raw Parquet files of `dir` (types from the raw contract); files absent from `rows` are skipped. */
 export async function writeRaw(dir: string, rows: RawRows): Promise<string> {
   fs.mkdirSync(dir, { recursive: true })
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
+  await inScratch(async (conn) => {
     for (const spec of RAW_FILES) {
       const data = rows[spec.file]
       if (!data) continue
@@ -122,10 +144,7 @@ export async function writeRaw(dir: string, rows: RawRows): Promise<string> {
         : `(select ${columns.map((_, i) => `null as c${i}`).join(', ')} limit 0)`
       await conn.run(`copy (select ${select} from ${source}) to ${sqlString(path.join(dir, spec.file))} (format parquet, compression zstd)`)
     }
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
+  })
   return dir
 }
 
@@ -166,19 +185,14 @@ export function daysBetween(first: string, last: string): string[] {
  */
 export async function flattenRaw(dailyDir: string, dir = tempDir('raw-flat')): Promise<string> {
   const days = fs.readdirSync(dailyDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
+  await inScratch(async (conn) => {
     for (const { file } of RAW_FILES) {
       const sources = DAILY[file] ? days.map((d) => path.join(dailyDir, d, file)) : [path.join(dailyDir, days.at(-1)!, file)]
       const latest = file === 'tweets.parquet' ? 'qualify row_number() over (partition by tweet_id order by filename desc) = 1' : ''
       await conn.run(`copy (select * exclude (filename) from read_parquet([${sources.map(sqlString).join(', ')}], filename = true) ${latest})
         to ${sqlString(path.join(dir, file))} (format parquet, compression zstd)`)
     }
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
+  })
   const truth = path.join(dailyDir, '_truth.json')
   if (fs.existsSync(truth)) fs.copyFileSync(truth, path.join(dir, '_truth.json'))
   return dir
@@ -209,31 +223,20 @@ export function tempDir(prefix: string): string {
  * JSON-safe objects: its view, as `npm run sql` has it (a history table's over its parts:
  * pipeline/snapshot-sql.ts).
  */
-export async function readSnapshot(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
-    await conn.run(`set TimeZone = 'UTC'`)
+export function readSnapshot(dir: string, table: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
+  return inScratch(async (conn) => {
     await createSnapshotViews(conn, dir)
     await conn.run(`create view t as select * from ${table}`)
     return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[]
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
+  })
 }
 
 /** Rows of a Parquet file (or a query over it, `t` = the file) as JSON-safe objects. */
-export async function readParquet(file: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(':memory:')
-  const conn = await instance.connect()
-  try {
-    await conn.run(`set TimeZone = 'UTC'; create view t as select * from read_parquet(${sqlString(file)})`)
+export function readParquet(file: string, sql = 'select * from t'): Promise<Record<string, unknown>[]> {
+  return inScratch(async (conn) => {
+    await conn.run(`create view t as select * from read_parquet(${sqlString(file)})`)
     return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[]
-  } finally {
-    conn.closeSync()
-    instance.closeSync()
-  }
+  })
 }
 
 let generated: Promise<string> | undefined
