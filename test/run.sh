@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the two groups of test files side by side (2 cores), each group's output printed whole, in order: the
-# nightly-build replays and `npm start` end to end live, then the rest (kept in a file meanwhile). Each group prints its uvu summary and a line
-# "test group <name> exited with code <n>" (.ci/run counts them); the exit code is non-zero when either group fails.
+# nightly-build replays and `npm start` end to end live, then the rest (kept in a file meanwhile). Each group prints
+# its uvu summary and a line "test group <name> exited with code <n>" (.ci/run counts them); the exit code is non-zero
+# when either group fails.
 set -u
 cd "$(dirname "$0")/.."
 # The builds of the tests are of tiny data: a second DuckDB thread per build gives them nothing but scheduling on
