@@ -14,7 +14,7 @@ import { PART_FILE } from '../pipeline/history-tables.ts'
 import { baseRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
 import { snapshotQuery } from './_setup.ts'
-import { copyNights } from './_state.ts'
+import { builtOnce, copyNights } from './_state.ts'
 
 /** The raw day folders; baseRaw's follower counts fall on October 20th and on November 1st, 10th, 16th, 20th and 22nd. */
 const DAYS = ['2026-10-20', '2026-11-01', '2026-11-10', '2026-11-16', '2026-11-20', '2026-11-21', '2026-11-22']
@@ -88,22 +88,17 @@ History("a night links the parts that did not change and writes the build date's
   ])
 })
 
-type Night = Awaited<ReturnType<typeof buildSnapshot>>
-let midMonth: Promise<{ raw: string; snapshots: string; sixteenth: Night; twentieth: Night }> | undefined
-/** Nights of the 16th and the 20th of November over DAYS, built once (a test that builds on them copies them). */
-function midMonthNights() {
-  midMonth ??= (async () => {
-    const raw = await writeDailyRaw(tempDir('parts-week-raw'), baseRaw(), DAYS)
-    const snapshots = tempDir('parts-week')
-    const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
-    const twentieth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
-    return { raw, snapshots, sixteenth, twentieth }
-  })()
-  return midMonth
-}
+/** Nights of the 16th and the 20th of November over DAYS, built once (copies; the nights' folders read only). */
+const midMonthNights = builtOnce(async () => {
+  const raw = await writeDailyRaw(tempDir('parts-week-raw'), baseRaw(), DAYS)
+  const snapshots = tempDir('parts-week')
+  const sixteenth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
+  const twentieth = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
+  return { raw, snapshots, sixteenth, twentieth }
+})
 
 History("the build date's week is written again when a night adds a day to it", async () => {
-  const { sixteenth, twentieth } = await midMonthNights()
+  const { sixteenth, twentieth } = await midMonthNights('parts-week-read')
   assert.equal(periods(sixteenth), ['2026-10', '2026-11-01', '2026-11-08', '2026-11-15'])
   assert.equal(periods(twentieth), periods(sixteenth))
   assert.is(inode(part(twentieth.dir, '2026-11-08')), inode(part(sixteenth.dir, '2026-11-08')))
@@ -113,10 +108,7 @@ History("the build date's week is written again when a night adds a day to it", 
 })
 
 History('a night after current was pointed back at an older night reads again the parts of the days after that night', async () => {
-  const built = await midMonthNights()
-  const raw = copyNights(built.raw, 'parts-rollback-raw')
-  const snapshots = copyNights(built.snapshots, 'parts-rollback')
-  const { sixteenth } = built
+  const { raw, snapshots, sixteenth } = await midMonthNights('parts-rollback')
   await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-21' })
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   // an operator's rollback of current to the night of 11-16, then the 22nd built again
