@@ -4,10 +4,10 @@
  * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
  * (each night in its own child process). Prints per night: wall time, CPU time (user + system: what other work on a
- * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the first 11 nights,
- * every K-th night and the last three are measured: the days before each measured night are caught up by one
- * unmeasured build of the day before it (which replays the missed days, as the nightly CLI does), so a measured night
- * is always one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS
+ * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the import, the 9th to
+ * 11th nights, every K-th night and the last three are measured: the days before each measured night are caught up by
+ * one unmeasured build of the day before it (which replays the missed days, as the nightly CLI does), so a measured
+ * night is always one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS
  * with its steps beside the 10th night's (which steps grow with the days), how a night's time grows over the days
  * (last night against the 10th, and the median of the last three against that of the 9th to 11th: target ≤ 1.2×),
  * the state's size and growth per day, and its rows per table.
@@ -54,6 +54,8 @@ interface Step {
 
 interface Night {
   date: string
+  /** the day's place in the raw folder: 0 = the import, k = the k-th night */
+  k: number
   /** wall time */
   ms: number
   /** CPU time (user + system, all threads): less sensitive than wall time to other work on a shared machine */
@@ -79,7 +81,7 @@ async function child(): Promise<void> {
   console.log(JSON.stringify({ ms, cpuMs, maxRssBytes: usage.maxRSS * 1024, snapshotBytes }))
 }
 
-function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<Night> {
+function runNight(rawDir: string, snapshotsDir: string, date: string, k: number): Promise<Night> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(import.meta.url)
     const args = ['--import', 'tsx', script, '--child', '--raw', rawDir, '--snapshots', snapshotsDir, '--date', date]
@@ -102,7 +104,7 @@ function runNight(rawDir: string, snapshotsDir: string, date: string): Promise<N
     proc.on('close', (code) => {
       if (code !== 0) return reject(new Error(`build of ${date} exited with ${code}`))
       const report = JSON.parse(stdout.trim().split('\n').at(-1)!)
-      resolve({ date, ...report, stateBytes: stateBytes(path.join(snapshotsDir, 'state')), steps })
+      resolve({ date, k, ...report, stateBytes: stateBytes(path.join(snapshotsDir, 'state')), steps })
     })
   })
 }
@@ -130,19 +132,19 @@ function printSteps(night: Night, earlier?: Night): void {
 
 function printReport(scale: ScaleName, nights: Night[], rows: Record<string, number>): void {
   const last = nights.at(-1)!
-  const days = daysSince(nights[0], last) + 1
+  const days = last.k + 1
+  const tenth = nights.find((n) => n.k === 10)
   console.log(`\n== ${scale}: ${days} days, ${nights.length} builds measured (the first imports, then one night per day)`)
   console.log(`last night (${last.date}): wall ${secs(last.ms)}, CPU ${secs(last.cpuMs)}, peak RSS ${gib(last.maxRssBytes)}`)
   // the steps of the last night beside those of the 10th: which of them grow with the days
-  printSteps(last, nights.length > 10 ? nights[10] : undefined)
+  printSteps(last, tenth)
   const target = TARGET[scale as keyof typeof TARGET]
   if (target) {
     const ok = last.ms <= target.ms && last.maxRssBytes <= target.rssBytes
     console.log(`target ≤ ${secs(target.ms)} and ≤ ${gib(target.rssBytes)}: ${ok ? 'met' : 'MISSED'}`)
   }
-  const nightly = nights.slice(1)
-  if (nightly.length >= 10) {
-    const tenth = nightly[9]
+  const nightly = nights.filter((n) => n.k > 0)
+  if (tenth && last !== tenth) {
     const ratio = last.ms / tenth.ms
     console.log(`growth: 10th night ${secs(tenth.ms)}, last night ${secs(last.ms)}: ${ratio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${ratio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
     const cpuRatio = last.cpuMs / tenth.cpuMs
@@ -150,15 +152,13 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     // one night can run 50% slower when the shared machine is busy: the same growth over the median of three nights
     // at each end (the 9th to 11th, the last three)
-    const [early, late] = [nightly.slice(8, 11), nightly.slice(-3)]
-    if (late[0].date > early.at(-1)!.date) {
+    const [early, late] = [nightly.filter((n) => n.k >= 9 && n.k <= 11), nightly.slice(-3)]
+    if (early.length === 3 && late[0].k > 11) {
       for (const [label, of] of [['wall', (n: Night) => n.ms], ['CPU', (n: Night) => n.cpuMs]] as const) {
         const [a, b] = [median(early.map(of)), median(late.map(of))]
         console.log(`growth in ${label} time, medians of three nights: 9th–11th ${secs(a)}, last three ${secs(b)}: ${(b / a).toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${b / a <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
       }
     }
-    const tenths = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => nightly.slice(Math.floor((k * nightly.length) / 10), Math.floor(((k + 1) * nightly.length) / 10)))
-    console.log(`median night per tenth of the measured nights: ${tenths.filter((t) => t.length).map((t) => secs(median(t.map((n) => n.ms)))).join(', ')}`)
     console.log(`nights measured (wall / CPU): ${nightly.map((n) => `${n.date} ${secs(n.ms)} / ${secs(n.cpuMs)}`).join(', ')}`)
     const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))
     console.log(`state: ${mib(last.stateBytes)} after ${days} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
@@ -185,14 +185,14 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
   const nights: Night[] = []
   console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
   const sample = Number(values.sample ?? 1)
-  const measured = (k: number) => sample <= 1 || k <= 11 || k % sample === 0 || k >= dates.length - 3
+  const measured = (k: number) => sample <= 1 || k === 0 || (k >= 9 && k <= 11) || k % sample === 0 || k >= dates.length - 3
   for (const [k, date] of dates.entries()) {
     if (!measured(k)) continue
     if (k > 0 && !measured(k - 1)) {
-      const caughtUp = await runNight(path.resolve(rawDir), snapshotsDir, dates[k - 1])
+      const caughtUp = await runNight(path.resolve(rawDir), snapshotsDir, dates[k - 1], k - 1)
       console.log(`${dates[k - 1].padEnd(12)} caught up (days replayed and built, unmeasured) in ${secs(caughtUp.ms)}`)
     }
-    const night = await runNight(path.resolve(rawDir), snapshotsDir, date)
+    const night = await runNight(path.resolve(rawDir), snapshotsDir, date, k)
     nights.push(night)
     console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${secs(night.cpuMs).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
   }
