@@ -1,0 +1,190 @@
+/**
+ * Access state that outlives a process: the embedded store's counters after a crash and across restarts, and server
+ * processes scaled out on one real redis-server.
+ */
+import { spawn } from 'node:child_process'
+import http from 'node:http'
+import fs from 'node:fs'
+import path from 'node:path'
+import Redis from 'ioredis'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createServices, type AccessServices } from '../server/access/index.ts'
+import { outcomeOf } from './_capture.ts'
+import { setup } from './_setup.ts'
+import { credentials, embeddedStore, outcome, redisStore, sleep, tempDir, type Store } from './_access.ts'
+
+const embedded = suite('access [embedded] persistence')
+
+embedded('crash :: counted calls reach the disk without close (a flush every second)', async () => {
+  const store = embeddedStore()
+  const running = await createServices(store.config())
+  const { userId } = await running.admin.createAccount({})
+  const { key } = await running.admin.createKey(userId, 'main')
+  for (let i = 0; i < 6; i++) await running.access.admit(credentials({ header: key }), 'api-get-alpha')
+  // what a process started after a crash reads, until the next flush has written them (a loaded machine runs the
+  // one-second timer late: up to 10 s)
+  const readAfterCrash = async () => {
+    const afterCrash = await createServices(store.config())
+    const { used } = (await afterCrash.admin.usage(userId)).quota
+    await afterCrash.close()
+    return used
+  }
+  let used = 0
+  for (const deadline = Date.now() + 10_000; used !== 6 && Date.now() < deadline; ) {
+    await sleep(250)
+    used = await readAfterCrash()
+  }
+  assert.is(used, 6)
+  await running.close()
+})
+
+embedded('files :: every write is a temp file renamed into place: none left over, every file parses', async () => {
+  const store = embeddedStore()
+  const services = await createServices(store.config())
+  const { userId } = await services.admin.createAccount({})
+  const { key } = await services.admin.createKey(userId, 'main')
+  await Promise.all(Array.from({ length: 200 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  await services.admin.setPlan(userId, { rate: '500/minute' })
+  await services.close()
+  const dir = store.config().dataDir
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(dir, f)).isFile())
+  assert.ok(files.includes('counters.json') && files.includes(`access/accounts/${userId}`))
+  assert.not.ok(files.some((file) => file.endsWith('.tmp')))
+  for (const file of files) JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+  const counters = JSON.parse(fs.readFileSync(path.join(dir, 'counters.json'), 'utf8'))
+  assert.is(counters[`quota:${userId}`].count, 200)
+})
+
+embedded('unreadable record :: a failed read fails the requests of that moment and is never kept as the account', async () => {
+  const store = embeddedStore()
+  const writer = await createServices(store.config())
+  const { userId } = await writer.admin.createAccount({})
+  const { key } = await writer.admin.createKey(userId, 'main')
+  await writer.close()
+  // a symlink to itself: reading it fails with ELOOP, which unstorage's fs driver returns as the item's value
+  const record = path.join(store.config().dataDir, 'access', 'accounts', String(userId))
+  const saved = fs.readFileSync(record)
+  fs.rmSync(record)
+  fs.symlinkSync(record, record)
+  const services = await createServices(store.config())
+  const failed = await Promise.allSettled(Array.from({ length: 50 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  for (const outcome of failed) {
+    assert.is(outcome.status, 'rejected')
+    assert.match(String((outcome as PromiseRejectedResult).reason), `storage item access:accounts:${userId} could not be read`)
+  }
+  fs.rmSync(record)
+  fs.writeFileSync(record, saved)
+  const admitted = await Promise.all(Array.from({ length: 200 }, () => services.access.admit(credentials({ header: key }), 'api-limits')))
+  assert.ok(admitted.every((admission) => admission.userId === userId))
+  assert.is((await services.admin.usage(userId)).quota.used, 200)
+  await services.close()
+})
+
+embedded('unreadable counters :: the store refuses to open rather than start from zero and overwrite the saved counts', async () => {
+  const store = embeddedStore()
+  const dataDir = store.config().dataDir
+  fs.mkdirSync(dataDir, { recursive: true })
+  const counters = path.join(dataDir, 'counters.json')
+  fs.symlinkSync(counters, counters)
+  const opened = await createServices(store.config()).then(
+    (services) => services.close().then(() => 'opened'),
+    (error: Error) => error.message,
+  )
+  assert.match(opened, /counters\.json in the data directory could not be read/)
+  assert.ok(fs.lstatSync(counters).isSymbolicLink())
+})
+
+embedded.run()
+
+const scaleOut = suite<{ store: Store & { url: string }; services: AccessServices }>('access [redis] scale-out')
+
+scaleOut.before(async (ctx) => {
+  ctx.store = await redisStore()
+  ctx.services = await createServices(ctx.store.config())
+})
+scaleOut.after(async (ctx) => {
+  try {
+    await ctx.services?.close()
+  } finally {
+    await ctx.store?.stop()
+  }
+})
+
+/** A real server process (`scripts/serve.ts`) on the shared Redis, serving the tests' snapshot on a free port. */
+async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOOKUPS_RECORD: '0', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let log = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  // never left running by a failed test
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start:\n${log}`))
+    }, 60_000)
+    const ready = () => {
+      const line = log.split('\n').find((l) => l.includes('"server.ready"'))
+      if (!line) return
+      clearTimeout(timer)
+      child.stderr.off('data', ready)
+      resolve(JSON.parse(line).url)
+    }
+    child.stderr.on('data', ready)
+    exited.then((code) => reject(new Error(`server exited with ${code}:\n${log}`)))
+  })
+  return {
+    url,
+    log: () => log,
+    async stop() {
+      process.off('exit', killOnExit)
+      child.kill('SIGTERM')
+      assert.is(await exited, 0, 'a graceful stop')
+    },
+  }
+}
+
+scaleOut('quota :: quota 100 across 3 keys and 2 server processes on one Redis admits exactly 100', async (ctx) => {
+  const { admin } = ctx.services
+  const { userId } = await admin.createAccount({ monthlyQuota: 100 })
+  const keys: string[] = []
+  for (const name of ['a', 'b', 'c']) keys.push((await admin.createKey(userId, name)).key)
+  const { snapshotsDir } = await setup()
+  const env = { STORAGE_DRIVER: 'redis', REDIS_URL: ctx.store.url, SNAPSHOTS_DIR: snapshotsDir, DATA_DIR: tempDir('scale-out') }
+  const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env)])
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  if (servers.length < 2) {
+    await Promise.all(servers.map((server) => server.stop()))
+    throw started.find((result) => result.status === 'rejected')!.reason
+  }
+  const agents = servers.map(() => new http.Agent({ keepAlive: true, maxSockets: 8 }))
+  try {
+    // 200 calls, alternately to each server, 16 in flight (8 per server), round-robin over the keys
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => outcomeOf(agents[i % 2], `${servers[i % 2].url}api/v1/get_categories`, { 'x-api-key': keys[i % 3] }).then((o) => [i % 2, o] as const)),
+    )
+    const admitted = (server: number) => outcomes.filter(([s, o]) => s === server && o === 'ok').length
+    assert.is(admitted(0) + admitted(1), 100)
+    assert.ok(admitted(0) > 0 && admitted(1) > 0, `both servers admitted calls (${admitted(0)} + ${admitted(1)})`)
+    assert.ok(outcomes.every(([, o]) => o === 'ok' || o === 'quota_exceeded'))
+    assert.is((await admin.usage(userId)).quota.used, 100)
+  } finally {
+    for (const agent of agents) agent.destroy()
+    await Promise.all(servers.map((server) => server.stop()))
+  }
+  const stored = await ctx.store.dump()
+  const logs = servers.map((server) => server.log()).join('')
+  assert.match(logs, '"server.ready"')
+  for (const key of keys) {
+    assert.not.ok(stored.includes(key), 'no raw key in Redis')
+    assert.not.ok(logs.includes(key), 'no raw key in the servers’ logs')
+  }
+})
+
+scaleOut.run()
