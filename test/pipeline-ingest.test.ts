@@ -300,7 +300,7 @@ const broken: [string, string][] = [
   ['scores_in_range', `update accounts set platform_score = 1000.5 where account_idx = 0`],
   ['list_caps', `update smart_follows set top_alpha_followers = list_concat(top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers, top_alpha_followers) where rank_alpha = 1`],
   ['sort_orders', `update friendship_followed set event_date = event_date - 100 where rowid = 0`],
-  ['sort_orders', `update smart_followers set pos_by_followers = pos_by_followers + 1 where rowid = 0`],
+  ['sort_orders', `update smart_follows set pos_by_score = pos_by_score + 1 where rowid = 0`],
   ['sort_orders', `insert into score_dates select * from score_dates`],
 ]
 
