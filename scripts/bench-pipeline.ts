@@ -1,5 +1,6 @@
 /**
- * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]`.
+ * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]
+ * [--record FILE]`.
  * For each scale (demo with 365 days of daily scans, large with 60: the issue's sizes; `--days` overrides), generates
  * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
@@ -10,7 +11,8 @@
  * night is always one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS
  * with its steps beside the 10th night's (which steps grow with the days), how a night's time grows over the days
  * (last night against the 10th, and the median of the last three against that of the 9th to 11th: target ≤ 1.2×),
- * the state's size and growth per day, and its rows per table.
+ * the state's size and growth per day, and its rows per table. `--record FILE` appends each measured night (its
+ * figures and steps) to FILE as a JSON line when it ends, so a run stopped before its report keeps what it measured.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     nights: { type: 'string' },
     sample: { type: 'string' },
     raw: { type: 'string' },
+    record: { type: 'string' },
     child: { type: 'boolean', default: false },
     snapshots: { type: 'string' },
     date: { type: 'string' },
@@ -194,6 +197,7 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
     }
     const night = await runNight(path.resolve(rawDir), snapshotsDir, date, k)
     nights.push(night)
+    if (values.record) fs.appendFileSync(values.record, JSON.stringify({ scale, ...night }) + '\n')
     console.log(`${date.padEnd(12)} ${secs(night.ms).padStart(8)} ${secs(night.cpuMs).padStart(8)} ${gib(night.maxRssBytes).padStart(10)} ${mib(night.stateBytes).padStart(11)} ${mib(night.snapshotBytes).padStart(11)}`)
   }
   printReport(scale, nights, await stateRows(path.join(snapshotsDir, 'state')))
