@@ -24,8 +24,10 @@ export function credentials(parts: Partial<Record<Method, string>>): Credentials
   return { headers, query }
 }
 
-/** 'ok' or the error code, so a test states outcomes the way a client sees them. */
-/** Runs `admit` (which answers or throws at once with the embedded store, or returns a promise) to its outcome. */
+/**
+ * Runs `admit` (which answers or throws at once with the embedded store, or returns a promise) to its outcome: 'ok'
+ * or the error code, so a test states outcomes the way a client sees them.
+ */
 export async function outcome(admit: () => Promise<Admission>): Promise<string> {
   return Promise.resolve().then(admit).then(
     () => 'ok',
