@@ -20,7 +20,7 @@ import { progress } from '../log/progress.ts'
 import { AuditError } from './audit-error.ts'
 import { settleAll } from './fan-out.ts'
 import { writeFileNamed } from './file-write.ts'
-import { runHistoryModels, writeHistoryParts } from './history-parts.ts'
+import { historyBasis, runHistoryModels, writeHistoryParts } from './history-parts.ts'
 import { writeServingColumns } from './serving-columns.ts'
 import { copyVariables, openPipelineDb, queryRows, runSqlFile, setVariables, sqlString, SQL_DIR, stepRunner, type PipelineDb } from './duckdb.ts'
 import {
@@ -321,12 +321,13 @@ async function writeSnapshot(db: PipelineDb, opts: BuildOptions, stateDir: strin
     fs.mkdirSync(tempDir)
     // the Parquet files, the serving columns and the history parts all read the marts: written side by side
     const historyConn = await db.connect()
+    const basis = historyBasis(currentDir(snapshotsDir), opts.date, changedFrom(modeled, opts.date))
     const [files, , history] = await settleAll([
       writeMarts(() => db.connect(), tempDir),
       writeServingColumns(conn, tempDir),
       copyVariables(conn, historyConn)
-        .then(() => runHistoryModels(historyConn))
-        .then(() => writeHistoryParts(historyConn, tempDir, currentDir(snapshotsDir), opts.date, changedFrom(modeled, opts.date)))
+        .then(() => runHistoryModels(historyConn, basis))
+        .then(() => writeHistoryParts(historyConn, tempDir, opts.date, basis))
         .finally(() => historyConn.closeSync()),
     ])
     const manifest: Manifest = {

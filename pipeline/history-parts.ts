@@ -16,7 +16,9 @@
  * offsets[k] .. offsets[k+1]-1) of a keyed table, and one column per `serving`, `texts` and `marks` entry (a table
  * with none of these, which the server does not read, has no serving folder).
  *
- * @example const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '/snapshots/2026-11-21_...', '2026-11-22', '2026-11-22')
+ * @example const basis = historyBasis('/snapshots/2026-11-21_...', '2026-11-22', '2026-11-22')
+ *          await runHistoryModels(conn, basis)
+ *          const { files, parts } = await writeHistoryParts(conn, '/snapshots/.tmp-x', '2026-11-22', basis)
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -63,10 +65,39 @@ function periodsOf(buildDate: string, table: HistoryTable) {
 }
 
 /**
- * The history tables' models and the intermediate models they alone read, on `conn` (after the marts; a connection
- * with the models' variables).
+ * What a build's history parts start from: the manifest of the snapshot `current` points to (`previousDir`), the day
+ * before which the settled tables' rows are carried from it (`settled`, null: none) and the first day of the part
+ * holding that day (`since`, null: every part is computed). The score history's model leaves out the rows of the parts
+ * before `since` but its first date's, so a night reads a year of changes of score without copying them.
  */
-export async function runHistoryModels(conn: DuckDBConnection): Promise<void> {
+export interface HistoryBasis {
+  previousDir: string | null
+  previous: Manifest | null
+  settled: string | null
+  since: string | null
+}
+
+export function historyBasis(previousDir: string | null, buildDate: string, changedFrom: string | null): HistoryBasis {
+  const previous = readManifest(previousDir)
+  const settled = settledBefore(previous, buildDate, changedFrom)
+  // a part of a snapshot before without its rows' hash sums is never carried: its rows are computed
+  const hashed = HISTORY_TABLES.every((t) => !t.settled || (previous?.parts?.[t.name] ?? []).every((p) => p.hashes !== undefined))
+  return { previousDir, previous, settled, since: settled !== null && hashed ? partStart(buildDate, settled) : null }
+}
+
+/** The first day of the month or week part (periodsOf) that holds `day` in the snapshot of `buildDate`. */
+function partStart(buildDate: string, day: string): string {
+  if (day.slice(0, 7) !== buildDate.slice(0, 7)) return `${day.slice(0, 7)}-01`
+  const dayOfMonth = Number(day.slice(8, 10))
+  return `${day.slice(0, 8)}${String(dayOfMonth - ((dayOfMonth - 1) % OPEN_PART_DAYS)).padStart(2, '0')}`
+}
+
+/**
+ * The history tables' models and the intermediate models they alone read, on `conn` (after the marts; a connection
+ * with the models' variables), from `basis`.
+ */
+export async function runHistoryModels(conn: DuckDBConnection, basis: HistoryBasis): Promise<void> {
+  await conn.run(`SET VARIABLE history_since = ${basis.since ? `DATE '${basis.since}'` : 'NULL::DATE'}`)
   const runStep = stepRunner(conn)
   for (const table of HISTORY_TABLES) {
     for (const model of table.models) await runStep('intermediate', model)
@@ -75,13 +106,12 @@ export async function runHistoryModels(conn: DuckDBConnection): Promise<void> {
 }
 
 /**
- * Write (or link from `previousDir`, the snapshot `current` points to) every part of every history table into
- * `dir`, the snapshot of `buildDate`; the manifest's entries for them.
+ * Write (or link from the snapshot before, `basis`) every part of every history table into `dir`, the snapshot of
+ * `buildDate`; the manifest's entries for them.
  */
-export async function writeHistoryParts(conn: DuckDBConnection, dir: string, previousDir: string | null, buildDate: string, changedFrom: string | null) {
+export async function writeHistoryParts(conn: DuckDBConnection, dir: string, buildDate: string, basis: HistoryBasis) {
   const started = Date.now()
-  const previous = readManifest(previousDir)
-  const settled = settledBefore(previous, buildDate, changedFrom)
+  const { previous, previousDir, settled } = basis
   const files: ManifestFile[] = []
   const parts: Record<string, PartEntry[]> = {}
   const count = { rows: 0, written: 0, linked: 0, carried: 0 }

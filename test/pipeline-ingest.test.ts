@@ -10,7 +10,7 @@ import path from 'node:path'
 import { AuditError } from '../pipeline/audit-error.ts'
 import { buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
 import { openPipelineDb } from '../pipeline/duckdb.ts'
-import { runHistoryModels, writeHistoryParts } from '../pipeline/history-parts.ts'
+import { historyBasis, runHistoryModels, writeHistoryParts } from '../pipeline/history-parts.ts'
 import { RawInputError } from '../pipeline/validate-raw.ts'
 import { BUILD_DATE, baseRaw, id, rewriteRaw, tempDir, writeDailyRaw, writeRaw, type RawRows } from './_fixtures.ts'
 
@@ -310,7 +310,8 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
   try {
     const snapshots = tempDir('audit-snapshots')
     await runModels(db, { rawDir: raw, snapshotsDir: snapshots, date: BUILD_DATE }, path.join(snapshots, 'state'))
-    await runHistoryModels(db.conn)
+    const basis = historyBasis(null, BUILD_DATE, null)
+    await runHistoryModels(db.conn, basis)
     await runAudits(db.conn)
     await db.conn.run('checkpoint')
     for (const [audit, breakage] of broken) {
@@ -333,7 +334,7 @@ Audits('audits :: each audit fails on the breakage it guards against, and passes
       await db.conn.run(`alter ${kind} ${table} rename to ${table}_once`)
       await db.conn.run(`create view ${table} as select * from ${table}_once union all (select * from ${table}_once limit 1)`)
       try {
-        await writeHistoryParts(db.conn, tempDir('audit-parts'), null, BUILD_DATE, null)
+        await writeHistoryParts(db.conn, tempDir('audit-parts'), BUILD_DATE, basis)
         assert.unreachable(`a repeated key in ${table} must fail the build`)
       } catch (error) {
         if (!(error instanceof AuditError)) throw error

@@ -7,14 +7,24 @@
 -- Sources: stg_score_history (the state's rows, each already a change from the row before it, then a backfill's
 -- rows, one per account and date) and this build's scores. Only the rows from the first date this build scored
 -- (`fresh`: this build's date, or the first backfilled one) are compared with the row before them, so a night reads
--- the state's changes once, without sorting them per account.
+-- the state's changes once, without sorting them per account. The rows of the parts a build carries from the snapshot
+-- before (those before `history_since`, pipeline/history-parts.ts, but the month of the table's first row, whose
+-- part is computed every night) are left out: a night reads the changes the state holds, and copies only those of the
+-- parts it writes.
 create or replace table score_history as
 with bounds as (
   select
     (select min(score_date) from (
        select score_date from stg_score_history_dates union select getvariable('build_date'))
      where score_date >= (date_trunc('month', getvariable('build_date')) - interval 12 month)::date) as first,
-    (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows) as fresh
+    (select coalesce(min(score_date), getvariable('build_date')) from int_score_rows) as fresh,
+    getvariable('history_since') as since
+),
+-- the day after the month of the table's first row (on the first date, or the first change after it)
+head as (
+  select (date_trunc('month', coalesce(min(h.score_date), b.first)) + interval 1 month)::date as head_end
+  from bounds b left join stg_score_history h on h.score_date > b.first and h.score_date < b.fresh
+  group by b.first
 ),
 stored as (
   select platform_id, score_date, platform_score from stg_score_history
@@ -44,8 +54,8 @@ changes as (
   where at_first > 0
   union all
   select platform_id, score_date, platform_score
-  from stored, bounds
-  where score_date > first and score_date < fresh
+  from stored, bounds, head
+  where score_date > first and score_date < fresh and (since is null or score_date >= since or score_date < head_end)
   union all
   select f.platform_id, f.score_date, f.platform_score
   from fresh f
