@@ -5,10 +5,10 @@
 insert into st.score_history
 with first_date as (select min(score_date) as first from int_score_rows),
 before as (
-  select h.platform_id, h.platform_score, h.score_date
+  select h.platform_id, arg_max(h.platform_score, h.score_date) as platform_score, max(h.score_date) as score_date
   from st.score_history h, first_date f
   where h.score_date < f.first
-  qualify row_number() over (partition by h.platform_id order by h.score_date desc) = 1
+  group by h.platform_id
 ),
 -- an account scored before and missing from a scored date (no longer known) has score 0 that day
 known as (
