@@ -66,9 +66,10 @@ function periodsOf(buildDate: string, table: HistoryTable) {
 
 /**
  * What a build's history parts start from: the manifest of the snapshot `current` points to (`previousDir`), the day
- * before which the settled tables' rows are carried from it (`settled`, null: none) and the first day of the part
- * holding that day (`since`, null: every part is computed). The score history's model leaves out the rows of the parts
- * before `since` but its first date's, so a night reads a year of changes of score without copying them.
+ * before which the settled tables' rows are carried from it (`settled`, null: none) and the first day of the first
+ * part the build may have to write (`since`, null: every part): the part holding `settled`, or an earlier one that
+ * cannot be linked from `current` (another layout, a file missing). The score history's model leaves out the rows of
+ * the parts before `since` but its first row's, so a night reads a year of changes of score without copying them.
  */
 export interface HistoryBasis {
   previousDir: string | null
@@ -80,9 +81,17 @@ export interface HistoryBasis {
 export function historyBasis(previousDir: string | null, buildDate: string, changedFrom: string | null): HistoryBasis {
   const previous = readManifest(previousDir)
   const settled = settledBefore(previous, buildDate, changedFrom)
-  // a part of a snapshot before without its rows' hash sums is never carried: its rows are computed
-  const hashed = HISTORY_TABLES.every((t) => !t.settled || (previous?.parts?.[t.name] ?? []).every((p) => p.hashes !== undefined))
-  return { previousDir, previous, settled, since: settled !== null && hashed ? partStart(buildDate, settled) : null }
+  if (!previous || settled === null) return { previousDir, previous, settled, since: null }
+  let since = partStart(buildDate, settled)
+  for (const table of HISTORY_TABLES.filter((t) => t.settled)) {
+    for (const { period, rows, hashes, fingerprint } of previous.parts?.[table.name] ?? []) {
+      const { start } = periodRange(table, period)
+      const linkable = hashes !== undefined && fingerprint === fingerprintOf(table, period, rows, hashes) &&
+        previous.files.some((f) => f.file === path.join(partPath(table.name, period), PART_FILE)) && partFiles(previousDir!, table, period)
+      if (start < since && !linkable) since = start
+    }
+  }
+  return { previousDir, previous, settled, since }
 }
 
 /** The first day of the month or week part (periodsOf) that holds `day` in the snapshot of `buildDate`. */
@@ -116,8 +125,6 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
   const parts: Record<string, PartEntry[]> = {}
   const count = { rows: 0, written: 0, linked: 0, carried: 0 }
   for (const table of HISTORY_TABLES) {
-    // a part is linked only when written by the same definition: a changed layout writes every part again
-    const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.marks, table.refs])
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
@@ -134,7 +141,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
     count.carried += carried.length
     parts[table.name] = []
     for (const { period, start, end, rows, hashes } of periods) {
-      const fingerprint = crypto.createHash('sha256').update(`${definition}\n${period}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
+      const fingerprint = fingerprintOf(table, period, rows, hashes)
       parts[table.name].push({ period, rows, hashes, fingerprint })
       const file = path.join(partPath(table.name, period), PART_FILE)
       const same = previous?.parts?.[table.name]?.some((p) => p.period === period && p.fingerprint === fingerprint)
@@ -232,19 +239,39 @@ function readManifest(dir: string | null): Manifest | null {
   }
 }
 
-/** Hard-link a part's Parquet file and serving files (those its columns.json lists) from `from` into `to`; false
- * (nothing linked) when one is missing. */
+/**
+ * A part's fingerprint: its table's definition (a part is linked only when written by the same one: a changed layout
+ * writes every part again), its period, row count and the sum of its rows' hashes.
+ */
+function fingerprintOf(table: HistoryTable, period: string, rows: number, hashes: string): string {
+  const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.marks, table.refs])
+  return crypto.createHash('sha256').update(`${definition}\n${period}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
+}
+
+/** A part's files in the snapshot `dir`, relative to it: its Parquet file and the serving files its columns.json
+ * lists; null when one is missing. */
+function partFiles(dir: string, table: HistoryTable, period: string): string[] | null {
+  const part = partPath(table.name, period)
+  const names = [path.join(part, PART_FILE)]
+  try {
+    if (isServed(table)) {
+      const serving = path.join('serving', part)
+      const { columns } = JSON.parse(fs.readFileSync(path.join(dir, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
+      names.push(...['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)].map((f) => path.join(serving, f)))
+    }
+  } catch {
+    return null
+  }
+  return names.every((name) => fs.existsSync(path.join(dir, name))) ? names : null
+}
+
+/** Hard-link a part's files (partFiles) from `from` into `to`; false (nothing linked) when one is missing. */
 function linkPart(from: string, to: string, table: HistoryTable, period: string): boolean {
   const part = partPath(table.name, period)
-  const serving = path.join('serving', part)
-  const folders = isServed(table) ? [part, serving] : [part]
+  const folders = isServed(table) ? [part, path.join('serving', part)] : [part]
   try {
-    const names = [path.join(part, PART_FILE)]
-    if (isServed(table)) {
-      const { columns } = JSON.parse(fs.readFileSync(path.join(from, serving, 'columns.json'), 'utf8')) as { columns: Record<string, unknown> }
-      const files = ['columns.json', ...Object.keys(columns).map((c) => `${c}.bin`)]
-      names.push(...files.map((f) => path.join(serving, f)))
-    }
+    const names = partFiles(from, table, period)
+    if (!names) throw new Error('a file of the part is missing')
     for (const folder of folders) fs.mkdirSync(path.join(to, folder), { recursive: true })
     for (const name of names) fs.linkSync(path.join(from, name), path.join(to, name))
     return true
@@ -261,6 +288,9 @@ async function writePart(conn: DuckDBConnection, dir: string, table: HistoryTabl
   const source = 'history_part'
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${source} AS SELECT * FROM ${table.name} WHERE ${where}`)
   try {
+    // a part carried from `current` that could not be linked after all has no rows in a model that left them out
+    const found = Number(await queryValue(conn, `SELECT count(*) FROM ${source}`))
+    if (found !== part.rows) throw new Error(`history part ${table.name}/${part.period}: ${found} rows to write, ${part.rows} expected`)
     return await writePeriod(conn, dir, table, part, columns, source)
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${source}`)

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { historyBasis } from '../pipeline/history-parts.ts'
 import { PART_FILE } from '../pipeline/history-tables.ts'
 import { baseRaw, id, readParquet, tempDir, writeDailyRaw, writeRaw } from './_fixtures.ts'
 import { loadSnapshot } from '../server/snapshot/load.ts'
@@ -154,7 +155,10 @@ History('a day folder delivered late into a past month writes that month again',
 
 History('a part missing from the current snapshot is written again, not linked', async () => {
   const { raw, snapshots, second } = await copiedNights('parts-missing')
+  // a rerun of the 22nd carries the parts before its week; one that cannot be linked is computed, and those after it
+  assert.is(historyBasis(second.dir, '2026-11-22', '2026-11-22').since, '2026-11-22')
   fs.rmSync(servingPart(second.dir, '2026-10'))
+  assert.is(historyBasis(second.dir, '2026-11-22', '2026-11-22').since, '2026-10-01')
   const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-22' })
   assert.ok(fs.existsSync(servingPart(rerun.dir, '2026-10')))
   assert.is.not(inode(part(rerun.dir, '2026-10')), inode(part(second.dir, '2026-10')))
