@@ -84,11 +84,12 @@ export function historyBasis(previousDir: string | null, buildDate: string, chan
   if (!previous || settled === null) return { previousDir, previous, settled, since: null }
   let since = partStart(buildDate, settled)
   for (const table of HISTORY_TABLES.filter((t) => t.settled)) {
-    for (const { period, rows, hashes, fingerprint } of previous.parts?.[table.name] ?? []) {
+    for (const { period, rows, hashes } of previous.parts?.[table.name] ?? []) {
       const { start } = periodRange(table, period)
-      const linkable = hashes !== undefined && fingerprint === fingerprintOf(table, period, rows, hashes) &&
-        previous.files.some((f) => f.file === path.join(partPath(table.name, period), PART_FILE)) && partFiles(previousDir!, table, period)
-      if (start < since && !linkable) since = start
+      if (start >= since) continue
+      const linkable = hashes !== undefined && previousEntry(previous, table, period, fingerprintOf(table, period, rows, hashes)) !== undefined &&
+        partFiles(previousDir!, table, period) !== null
+      if (!linkable) since = start
     }
   }
   return { previousDir, previous, settled, since }
@@ -143,9 +144,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
     for (const { period, start, end, rows, hashes } of periods) {
       const fingerprint = fingerprintOf(table, period, rows, hashes)
       parts[table.name].push({ period, rows, hashes, fingerprint })
-      const file = path.join(partPath(table.name, period), PART_FILE)
-      const same = previous?.parts?.[table.name]?.some((p) => p.period === period && p.fingerprint === fingerprint)
-      const entry = same ? previous!.files.find((f) => f.file === file) : undefined
+      const entry = previousEntry(previous, table, period, fingerprint)
       if (entry && linkPart(previousDir!, dir, table, period)) {
         files.push(entry)
         count.linked++
@@ -246,6 +245,13 @@ function readManifest(dir: string | null): Manifest | null {
 function fingerprintOf(table: HistoryTable, period: string, rows: number, hashes: string): string {
   const definition = JSON.stringify([PARTS_VERSION, SERVING_FORMAT, PARQUET_OPTIONS, table.columns, table.key, table.order, table.serving, table.texts, table.marks, table.refs])
   return crypto.createHash('sha256').update(`${definition}\n${period}\n${rows}\n${hashes}`).digest('hex').slice(0, 32)
+}
+
+/** The manifest entry of `table`'s part `period` in the snapshot before, when it was written with `fingerprint`. */
+function previousEntry(previous: Manifest | null, table: HistoryTable, period: string, fingerprint: string): ManifestFile | undefined {
+  if (!previous?.parts?.[table.name]?.some((p) => p.period === period && p.fingerprint === fingerprint)) return undefined
+  const file = path.join(partPath(table.name, period), PART_FILE)
+  return previous.files.find((f) => f.file === file)
 }
 
 /** A part's files in the snapshot `dir`, relative to it: its Parquet file and the serving files its columns.json
