@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { items, ServingWriter, writeColumns } from './serving-writer.ts'
+import { chunks, items, ServingWriter, writeColumns } from './serving-writer.ts'
 
 /** A part's column of the distinct ids its rows name (`ids.bin` in its serving folder). */
 const IDS = 'ids'
@@ -74,12 +74,11 @@ export async function writeAccountsOfParts(conn: DuckDBConnection, dir: string, 
 
 /** Every account's platform_id, by account_idx (ascending ids). */
 async function accountIds(conn: DuckDBConnection): Promise<BigUint64Array> {
-  const chunks: BigUint64Array[] = []
-  const result = await conn.stream(`SELECT platform_id::UBIGINT FROM int_accounts ORDER BY account_idx`)
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    chunks.push((items(chunk.getColumnVector(0)) as BigUint64Array).slice(0, chunk.rowCount))
+  const read: BigUint64Array[] = []
+  for await (const chunk of chunks(conn, `SELECT platform_id::UBIGINT FROM int_accounts ORDER BY account_idx`)) {
+    read.push((items(chunk.getColumnVector(0)) as BigUint64Array).slice(0, chunk.rowCount))
   }
-  const ids = new BigUint64Array(chunks.reduce((n, c) => n + c.length, 0))
-  chunks.reduce((at, c) => (ids.set(c, at), at + c.length), 0)
+  const ids = new BigUint64Array(read.reduce((n, c) => n + c.length, 0))
+  read.reduce((at, c) => (ids.set(c, at), at + c.length), 0)
   return ids
 }

@@ -32,7 +32,7 @@ import { sha256File } from './file-hash.ts'
 import { HISTORY_TABLES, PART_FILE, type HistoryTable } from './history-tables.ts'
 import { addDays } from './plan.ts'
 import type { Manifest, ManifestFile, PartEntry } from './publish.ts'
-import { items, SERVING_FORMAT, ServingWriter, writeColumns, writeText } from './serving-writer.ts'
+import { chunks, items, SERVING_FORMAT, ServingWriter, writeColumns, writeText } from './serving-writer.ts'
 
 /**
  * The version of how a part is written (raise it when writePeriod, or the writers it calls, change what they write:
@@ -341,10 +341,9 @@ async function writeServing(conn: DuckDBConnection, dir: string, table: HistoryT
 
 /** A keyed part's sorted distinct keys (`platform_id`, u64) and their row `offsets` (i32, keys + 1). */
 async function writeKeys(conn: DuckDBConnection, out: ServingWriter, source: string): Promise<void> {
-  const keys = await conn.stream(`SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)
   let total = 0
   out.appendBytes('offsets', 'i32', Int32Array.of(0))
-  for (let chunk = await keys.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await keys.fetchChunk()) {
+  for await (const chunk of chunks(conn, `SELECT platform_id::UBIGINT, count(*)::INTEGER FROM ${source} GROUP BY 1 ORDER BY 1`)) {
     out.append('platform_id', 'u64', items(chunk.getColumnVector(0)).subarray(0, chunk.rowCount))
     const counts = items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount) as Int32Array
     out.appendBytes('offsets', 'i32', counts.map((n) => (total += n)))

@@ -17,7 +17,7 @@
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
+import { chunks, items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 import { RANK_HISTORY_DAYS } from './state.ts'
 
 /**
@@ -35,8 +35,10 @@ export const EXPLANATION_COMPONENTS = [
 /** `<table>.offsets` of a mart grouped by `owner` (sorted ascending in it), `owners` + 1 values. */
 async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, owner: string, owners: number): Promise<Int32Array> {
   const offsets = new Int32Array(owners + 1)
-  const counts = (await conn.runAndReadAll(`SELECT ${owner}::INTEGER, count(*)::INTEGER FROM ${table} GROUP BY 1`)).getRows()
-  for (const [o, n] of counts) offsets[(o as number) + 1] = n as number
+  for await (const chunk of chunks(conn, `SELECT ${owner}::INTEGER, count(*)::INTEGER FROM ${table} GROUP BY 1`)) {
+    const [owned, counts] = [0, 1].map((c) => (items(chunk.getColumnVector(c)) as Int32Array).subarray(0, chunk.rowCount))
+    owned.forEach((o, i) => (offsets[o + 1] = counts[i]))
+  }
   for (let i = 1; i <= owners; i++) offsets[i] += offsets[i - 1]
   out.appendBytes(`${table}.offsets`, 'i32', offsets)
   return offsets
@@ -46,12 +48,12 @@ async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: s
 async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWriter, source: string): Promise<void> {
   const width = EXPLANATION_COMPONENTS.length
   const select = EXPLANATION_COMPONENTS.map((c) => `coalesce(${c}::DOUBLE, 'NaN'::DOUBLE)`).join(', ')
-  const result = await conn.stream(`SELECT ${select} FROM ${source} ORDER BY account_idx`)
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const rows = new Float64Array(chunk.rowCount * width)
+  for await (const chunk of chunks(conn, `SELECT ${select} FROM ${source} ORDER BY account_idx`)) {
+    const count = chunk.rowCount
+    const rows = new Float64Array(count * width)
     for (let c = 0; c < width; c++) {
       const values = items(chunk.getColumnVector(c))
-      for (let r = 0; r < chunk.rowCount; r++) rows[r * width + c] = Number(values[r])
+      for (let r = 0; r < count; r++) rows[r * width + c] = Number(values[r])
     }
     out.appendBytes('score_explanations.components', 'f64', rows)
   }
@@ -65,19 +67,24 @@ async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWr
  */
 async function writeFollowerMasks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
   const masks = ['categories', 'tags_low', 'tags_high'].map(() => new Uint32Array(owners))
-  const perAccount = await conn.runAndReadAll(`SELECT account_idx::INTEGER,
+  const perAccount = chunks(conn, `SELECT account_idx::INTEGER,
        bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END)::DOUBLE,
        bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END)::DOUBLE,
        bit_or(CASE WHEN kind = 't' AND id BETWEEN 32 AND 62 THEN 1::BIGINT << (id - 32) WHEN kind = 't' AND id NOT BETWEEN 0 AND 62 THEN ${2 ** 31} ELSE 0 END)::DOUBLE
      FROM (SELECT account_idx, category_id AS id, 'c' AS kind FROM account_categories
            UNION ALL SELECT account_idx, tag_id, 't' FROM account_tags)
      GROUP BY account_idx`)
-  for (const [account, ...values] of perAccount.getRows() as number[][]) values.forEach((v, m) => (masks[m][account] = v))
+  for await (const chunk of perAccount) {
+    const accounts = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
+    masks.forEach((mask, m) => {
+      const values = items(chunk.getColumnVector(m + 1)) as Float64Array
+      accounts.forEach((account, i) => (mask[account] = values[i]))
+    })
+  }
   const names = ['follower_categories', 'follower_tags_low', 'follower_tags_high'].map((name) => `smart_followers.${name}`)
   // every column exists, an empty mart's too
   for (const name of names) out.appendBytes(name, 'u32', new Uint32Array(0))
-  const result = await conn.stream('SELECT follower_idx::INTEGER FROM smart_followers')
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  for await (const chunk of chunks(conn, 'SELECT follower_idx::INTEGER FROM smart_followers')) {
     const followers = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
     names.forEach((name, m) => {
       const values = new Uint32Array(followers.length)
@@ -98,11 +105,10 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
   ]) {
     const order = new Int32Array(offsets[offsets.length - 1])
     let row = 0
-    const result = await conn.stream(`SELECT target_idx::INTEGER, ${column}::INTEGER FROM ${source}`)
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const targets = items(chunk.getColumnVector(0)) as Int32Array
+    for await (const chunk of chunks(conn, `SELECT target_idx::INTEGER, ${column}::INTEGER FROM ${source}`)) {
+      const targets = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
       const positions = items(chunk.getColumnVector(1)) as Int32Array
-      for (let i = 0; i < chunk.rowCount; i++) order[offsets[targets[i]] + positions[i]] = row++
+      targets.forEach((target, i) => (order[offsets[target] + positions[i]] = row++))
     }
     out.appendBytes(name, 'i32', order)
   }
@@ -116,19 +122,20 @@ async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, s
  */
 async function writeRanks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
   const ranks = new Int32Array(owners * RANK_HISTORY_DAYS)
-  const result = await conn.stream(
+  const perAccount = chunks(
+    conn,
     `SELECT a.account_idx::INTEGER, list((getvariable('build_date') - r.score_date)::INTEGER), list(r.rank::INTEGER)
      FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id
      GROUP BY a.account_idx`,
   )
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const accounts = items(chunk.getColumnVector(0)) as Int32Array
+  for await (const chunk of perAccount) {
+    const accounts = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
     const [backs, values] = [1, 2].map((c) => chunk.getColumnVector(c) as DuckDBListVector)
     const [back, rank] = [backs, values].map((list) => items(list.childVector) as Int32Array)
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const [at, b, r] = [accounts[i] * RANK_HISTORY_DAYS, backs.getEntryOffset(i), values.getEntryOffset(i)]
-      for (let k = 0; k < backs.getEntryLength(i); k++) ranks[at + back[b + k]] = rank[r + k]
-    }
+    accounts.forEach((account, i) => {
+      const [at, b, r, n] = [account * RANK_HISTORY_DAYS, backs.getEntryOffset(i), values.getEntryOffset(i), backs.getEntryLength(i)]
+      for (let k = 0; k < n; k++) ranks[at + back[b + k]] = rank[r + k]
+    })
   }
   out.appendBytes('score_ranks.by_account', 'i32', ranks)
 }

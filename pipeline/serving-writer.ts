@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
@@ -37,11 +37,28 @@ type AnyArray = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array
 /** The typed-array view DuckDB gives on a fixed-width vector (INTEGER, DOUBLE or UBIGINT; DuckDB's memory: copied). */
 export const items = (vector: DuckDBVector) => (vector as unknown as { items: Int32Array | Float64Array | BigUint64Array }).items
 
+/** The chunks of `sql`'s result, streamed (read each one's columns with items() before asking for the next). */
+export async function* chunks(conn: DuckDBConnection, sql: string): AsyncGenerator<DuckDBDataChunk> {
+  const result = await conn.stream(sql)
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) yield chunk
+}
+
+/** Bytes a column gathers before they go to its file: a few large writes instead of one per chunk. */
+const WRITE_BUFFER = 256 * 1024
+
+/** A column's open file and the bytes appended to it not written yet. */
+interface OpenColumn {
+  file: string
+  fd: number
+  pending: Uint8Array
+  used: number
+}
+
 /** The columns of one `serving/` folder, each appended chunk by chunk to its file. */
 export class ServingWriter {
   readonly columns: Record<string, { type: ColumnType; length: number }> = {}
   /** each column's file, open for appending until close() */
-  private readonly files = new Map<string, number>()
+  private readonly files = new Map<string, OpenColumn>()
 
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true })
@@ -54,26 +71,39 @@ export class ServingWriter {
     this.appendBytes(name, type, array)
   }
 
+  /** Append `array` (of `type`) to column `name`; its bytes are copied or written before this returns. */
   appendBytes(name: string, type: ColumnType, array: AnyArray): void {
     const column = (this.columns[name] ??= { type, length: 0 })
     if (column.type !== type) throw new Error(`serving column ${name}: ${type} after ${column.type}`)
-    const file = path.join(this.dir, `${name}.bin`)
-    let fd = this.files.get(name)
-    // a new file each: never appended to one already there (a published snapshot's month may share it through a link)
-    if (fd === undefined) this.files.set(name, (fd = fs.openSync(file, 'wx')))
+    let open = this.files.get(name)
+    if (open === undefined) {
+      const file = path.join(this.dir, `${name}.bin`)
+      // a new file each: never appended to one already there (a published snapshot's month may share it through a link)
+      this.files.set(name, (open = { file, fd: fs.openSync(file, 'wx'), pending: new Uint8Array(0), used: 0 }))
+    }
     const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
-    try {
-      // a write may take fewer bytes than it is given (a disk filling up): the rest follows until all is written
-      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done)
-    } catch (error) {
-      throw fileError(file, error)
+    if (open.used + bytes.length > open.pending.length) this.flush(open)
+    if (bytes.length >= WRITE_BUFFER) writeAll(open, bytes)
+    else {
+      if (open.pending.length === 0) open.pending = new Uint8Array(WRITE_BUFFER)
+      open.pending.set(bytes, open.used)
+      open.used += bytes.length
     }
     column.length += array.length
   }
 
+  private flush(open: OpenColumn): void {
+    writeAll(open, open.pending.subarray(0, open.used))
+    open.used = 0
+  }
+
   close(): void {
-    for (const fd of this.files.values()) fs.closeSync(fd)
-    this.files.clear()
+    try {
+      for (const open of this.files.values()) this.flush(open)
+    } finally {
+      for (const { fd } of this.files.values()) fs.closeSync(fd)
+      this.files.clear()
+    }
   }
 
   /** Close the files and write `columns.json` (and `reference.json`, the small tables, when given). */
@@ -84,13 +114,21 @@ export class ServingWriter {
   }
 }
 
+/** Write all of `bytes` to the column's file: a write may take fewer bytes than it is given (a disk filling up). */
+function writeAll(open: OpenColumn, bytes: Uint8Array): void {
+  try {
+    for (let done = 0; done < bytes.length; ) done += fs.writeSync(open.fd, bytes, done)
+  } catch (error) {
+    throw fileError(open.file, error)
+  }
+}
+
 /** Fixed-width columns of a mart (or query) in its order: `columns` maps each column name to its type and SQL (cast to INTEGER, DOUBLE or UBIGINT). */
 export async function writeColumns(conn: DuckDBConnection, out: ServingWriter, source: string, columns: Record<string, [ColumnType, string]>, order = ''): Promise<void> {
   const entries = Object.entries(columns)
   // every column exists, an empty table's too (a first night has no follow events yet)
   for (const [name, [type]] of entries) out.appendBytes(name, type, new SERVING_ARRAYS[type](0))
-  const result = await conn.stream(`SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  for await (const chunk of chunks(conn, `SELECT ${entries.map(([, [, sql]]) => sql).join(', ')} FROM ${source} ${order}`)) {
     entries.forEach(([name, [type]], c) => out.append(name, type, items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)))
   }
 }
@@ -107,13 +145,14 @@ export async function writeText(conn: DuckDBConnection, out: ServingWriter, name
   let total = 0
   out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
   out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
-  const result = await conn.stream(
+  const groups = chunks(
+    conn,
     `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
             encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),
             list((${expression} IS NULL)::INTEGER ORDER BY ${dense})
      FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`,
   )
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  for await (const chunk of groups) {
     const lengths = chunk.getColumnVector(0) as DuckDBListVector
     const joined = chunk.getColumnVector(1) as DuckDBBlobVector
     const nulls = chunk.getColumnVector(2) as DuckDBListVector
