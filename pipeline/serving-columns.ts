@@ -15,9 +15,9 @@
  * @example await writeServingColumns(conn, '/snapshots/.tmp-2026-11-22_010203-abcdef')
  */
 import path from 'node:path'
-import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
-import { chunks, items, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
+import { chunks, items, SERVING_ARRAYS, ServingWriter, sqlDay, writeColumns, writeText, type ColumnType } from './serving-writer.ts'
 import { RANK_HISTORY_DAYS } from './state.ts'
 
 /**
@@ -60,13 +60,11 @@ async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWr
 }
 
 /**
- * `smart_followers.follower_categories`, `.follower_tags_low`, `.follower_tags_high` (u32, one per row, in the mart's
- * stored order): each follower's label ids as bit masks, categories 0..30, tags 0..31 and 32..62; bit 31 of
- * `categories` and of `tags_high` marks an account with an id outside those ranges. The masks are made per account,
- * then read by each row's follower (no join or sort of the rows).
+ * Each account's label ids as three bit masks (u32): categories 0..30, tags 0..31 and 32..62; bit 31 of the first
+ * and the last marks an account with an id outside those ranges.
  */
-async function writeFollowerMasks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
-  const masks = ['categories', 'tags_low', 'tags_high'].map(() => new Uint32Array(owners))
+async function labelMasks(conn: DuckDBConnection, owners: number): Promise<Uint32Array[]> {
+  const masks = FOLLOWER_MASKS.map(() => new Uint32Array(owners))
   const perAccount = chunks(conn, `SELECT account_idx::INTEGER,
        bit_or(CASE WHEN kind = 'c' AND id BETWEEN 0 AND 30 THEN 1::BIGINT << id WHEN kind = 'c' THEN ${2 ** 31} ELSE 0 END)::DOUBLE,
        bit_or(CASE WHEN kind = 't' AND id BETWEEN 0 AND 31 THEN 1::BIGINT << id ELSE 0 END)::DOUBLE,
@@ -81,61 +79,65 @@ async function writeFollowerMasks(conn: DuckDBConnection, out: ServingWriter, ow
       accounts.forEach((account, i) => (mask[account] = values[i]))
     })
   }
-  const names = ['follower_categories', 'follower_tags_low', 'follower_tags_high'].map((name) => `smart_followers.${name}`)
-  // every column exists, an empty mart's too
-  for (const name of names) out.appendBytes(name, 'u32', new Uint32Array(0))
-  for await (const chunk of chunks(conn, 'SELECT follower_idx::INTEGER FROM smart_followers')) {
-    const followers = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
-    names.forEach((name, m) => {
-      const values = new Uint32Array(followers.length)
-      for (let i = 0; i < followers.length; i++) values[i] = masks[m][followers[i]]
-      out.appendBytes(name, 'u32', values)
-    })
-  }
+  return masks
 }
 
+/** smart_followers' columns of each follower's label masks (labelMasks), in the order of FOLLOWER_MASKS. */
+const FOLLOWER_MASKS = ['follower_categories', 'follower_tags_low', 'follower_tags_high']
+
 /**
- * The rows of smart_followers (stored by score) in the other two orders: `<order>[offsets[t] + p]` is the row at
- * position p of target t (the mart gives each row's position in them, `pos_by_followers` and `pos_by_subscribed`).
+ * smart_followers' columns, from one read of the mart in its stored order (by target, then score):
+ * `follower_idx` (i32), `subscribed_at_ms` and `follower_score` (f64); each row's follower's label masks
+ * (FOLLOWER_MASKS, u32: made per account, then read by each row's follower, no join or sort of the rows); and the
+ * rows in the other two orders, `by_followers` and `by_subscribed` (i32): `<order>[offsets[t] + p]` is the row at
+ * position p of target t (the mart gives each row's positions in them, `pos_by_followers` and `pos_by_subscribed`).
  */
-async function writeFollowerOrders(conn: DuckDBConnection, out: ServingWriter, source: string, offsets: Int32Array): Promise<void> {
-  for (const [name, column] of [
-    ['smart_followers.by_followers', 'pos_by_followers'],
-    ['smart_followers.by_subscribed', 'pos_by_subscribed'],
-  ]) {
-    const order = new Int32Array(offsets[offsets.length - 1])
-    let row = 0
-    for await (const chunk of chunks(conn, `SELECT target_idx::INTEGER, ${column}::INTEGER FROM ${source}`)) {
-      const targets = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
-      const positions = items(chunk.getColumnVector(1)) as Int32Array
-      targets.forEach((target, i) => (order[offsets[target] + positions[i]] = row++))
-    }
-    out.appendBytes(name, 'i32', order)
+async function writeSmartFollowers(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
+  const offsets = await writeOffsets(conn, out, 'smart_followers', 'target_idx', owners)
+  const masks = await labelMasks(conn, owners)
+  const orders = [new Int32Array(offsets[owners]), new Int32Array(offsets[owners])]
+  const column = (name: string) => `smart_followers.${name}`
+  // every column exists, an empty mart's too
+  for (const [name, type] of [['follower_idx', 'i32'], ['subscribed_at_ms', 'f64'], ['follower_score', 'f64']] as const) {
+    out.appendBytes(column(name), type, new SERVING_ARRAYS[type](0))
   }
+  for (const name of FOLLOWER_MASKS) out.appendBytes(column(name), 'u32', new Uint32Array(0))
+  let row = 0
+  const rows = chunks(conn, `SELECT follower_idx::INTEGER, epoch_ms(subscribed_at)::DOUBLE, follower_score::DOUBLE,
+       target_idx::INTEGER, pos_by_followers::INTEGER, pos_by_subscribed::INTEGER FROM smart_followers`)
+  for await (const chunk of rows) {
+    const vector = (c: number) => items(chunk.getColumnVector(c)).subarray(0, chunk.rowCount)
+    const followers = vector(0) as Int32Array
+    out.append(column('follower_idx'), 'i32', followers)
+    out.append(column('subscribed_at_ms'), 'f64', vector(1))
+    out.append(column('follower_score'), 'f64', vector(2))
+    masks.forEach((mask, m) => out.appendBytes(column(FOLLOWER_MASKS[m]), 'u32', Uint32Array.from(followers, (f) => mask[f])))
+    const [targets, byFollowers, bySubscribed] = [3, 4, 5].map((c) => vector(c) as Int32Array)
+    targets.forEach((target, i) => {
+      orders[0][offsets[target] + byFollowers[i]] = row + i
+      orders[1][offsets[target] + bySubscribed[i]] = row + i
+    })
+    row += targets.length
+  }
+  out.appendBytes(column('by_followers'), 'i32', orders[0])
+  out.appendBytes(column('by_subscribed'), 'i32', orders[1])
 }
 
 /**
  * `score_ranks.by_account`: each account's ranks on the build date and the RANK_HISTORY_DAYS - 1 days before it,
  * newest first (0: none that day): account i's are values i·n .. i·n+n-1, read with one request. Filled in place from
- * the window's ranks (int_score_ranks), an account's as two lists (days back and ranks): a chunk carries thousands of
- * accounts' ranks.
+ * the window's ranks (int_score_ranks), each put at its account and day.
  */
 async function writeRanks(conn: DuckDBConnection, out: ServingWriter, owners: number): Promise<void> {
   const ranks = new Int32Array(owners * RANK_HISTORY_DAYS)
-  const perAccount = chunks(
+  const dated = chunks(
     conn,
-    `SELECT a.account_idx::INTEGER, list((getvariable('build_date') - r.score_date)::INTEGER), list(r.rank::INTEGER)
-     FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id
-     GROUP BY a.account_idx`,
+    `SELECT a.account_idx::INTEGER, (getvariable('build_date') - r.score_date)::INTEGER, r.rank::INTEGER
+     FROM int_score_ranks r JOIN int_accounts a ON a.platform_id = r.platform_id`,
   )
-  for await (const chunk of perAccount) {
-    const accounts = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
-    const [backs, values] = [1, 2].map((c) => chunk.getColumnVector(c) as DuckDBListVector)
-    const [back, rank] = [backs, values].map((list) => items(list.childVector) as Int32Array)
-    accounts.forEach((account, i) => {
-      const [at, b, r, n] = [account * RANK_HISTORY_DAYS, backs.getEntryOffset(i), values.getEntryOffset(i), backs.getEntryLength(i)]
-      for (let k = 0; k < n; k++) ranks[at + back[b + k]] = rank[r + k]
-    })
+  for await (const chunk of dated) {
+    const [accounts, backs, values] = [0, 1, 2].map((c) => (items(chunk.getColumnVector(c)) as Int32Array).subarray(0, chunk.rowCount))
+    accounts.forEach((account, i) => (ranks[account * RANK_HISTORY_DAYS + backs[i]] = values[i]))
   }
   out.appendBytes('score_ranks.by_account', 'i32', ranks)
 }
@@ -182,32 +184,30 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
   // every lower-case handle and its account, sorted by the handle's bytes: a current username, else a slug, else a
   // previous username (its most recent owner; the latest account on a tie); a tracked account wins a username or
   // slug shared with a friend-only record (then the lowest account_idx)
-  const handles = `(SELECT key, account_idx, row_number() OVER (ORDER BY key) - 1 AS dense FROM (
+  // (chosen once, read by three queries)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE serving_handles AS
+     SELECT key, account_idx, row_number() OVER (ORDER BY key) - 1 AS dense FROM (
        SELECT key, account_idx, row_number() OVER (PARTITION BY key ORDER BY kind DESC, preference DESC, tiebreak) AS choice
        FROM (SELECT lower(username) AS key, account_idx, 3 AS kind, is_tracked::INTEGER AS preference, account_idx AS tiebreak FROM accounts
              UNION ALL SELECT lower(slug), account_idx, 2, is_tracked::INTEGER, account_idx FROM accounts WHERE slug <> ''
              UNION ALL SELECT lower(username), account_idx, 1, ${sqlDay('changed_at')}, -account_idx FROM previous_usernames)
        WHERE key <> '')
-     WHERE choice = 1)`
-  await writeText(conn, out, 'handles.key', handles, 'key', 'dense', false)
-  await writeColumns(conn, out, handles, { 'handles.account_idx': ['i32', 'account_idx::INTEGER'] }, 'ORDER BY dense')
+     WHERE choice = 1`)
+  try {
+    await writeText(conn, out, 'handles.key', 'serving_handles', 'key', 'dense', false)
+    await writeColumns(conn, out, 'serving_handles', { 'handles.account_idx': ['i32', 'account_idx::INTEGER'] }, 'ORDER BY dense')
+  } finally {
+    await conn.run('DROP TABLE serving_handles')
+  }
 
   for (const [table, id] of [['account_categories', 'category_id'], ['account_tags', 'tag_id']]) {
     await writeOffsets(conn, out, table, 'account_idx', owners)
     await writeColumns(conn, out, table, { [`${table}.id`]: ['i32', `${id}::INTEGER`] })
   }
 
-  /** Marts grouped by an owner: the owner column and the columns. */
+  await writeSmartFollowers(conn, out, owners)
+  /** The other marts grouped by an owner: the owner column and the columns. */
   const grouped: [string, string, Record<string, [ColumnType, string]>][] = [
-    [
-      'smart_followers',
-      'target_idx',
-      {
-        follower_idx: ['i32', 'follower_idx::INTEGER'],
-        subscribed_at_ms: ['f64', 'epoch_ms(subscribed_at)::DOUBLE'],
-        follower_score: ['f64', 'follower_score::DOUBLE'],
-      },
-    ],
     ['categorized_followers_count', 'target_idx', { category_id: ['i16', 'coalesce(category_id, -1)::INTEGER'], cnt: ['u32', 'cnt::DOUBLE'] }],
     ['friendship_followed', 'target_idx', { follower_idx: ['i32', 'follower_idx::INTEGER'], followed: ['u8', "(action = 'Followed')::INTEGER"], day: ['i32', sqlDay('event_date')] }],
     [
@@ -239,13 +239,8 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
     ],
   ]
   for (const [table, owner, columns] of grouped) {
-    // offsets and orders read the mart itself: they do not depend on the columns computed over its rows
-    const offsets = await writeOffsets(conn, out, table, owner, owners)
+    await writeOffsets(conn, out, table, owner, owners)
     await writeColumns(conn, out, table, Object.fromEntries(Object.entries(columns).map(([name, column]) => [`${table}.${name}`, column])))
-    if (table === 'smart_followers') {
-      await writeFollowerMasks(conn, out, owners)
-      await writeFollowerOrders(conn, out, table, offsets)
-    }
   }
 
   // the scored dates the score history's sparse rows are read over, newest first

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBListVector, DuckDBVector } from '@duckdb/node-api'
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api'
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
@@ -139,34 +139,26 @@ const TEXT_GROUP_ROWS = 16_384
 /**
  * A text column `name` of `expression` over `source`, in the order of `dense` (a 0..N-1 row number): `<name>.offsets`
  * (f64, rows + 1: the UTF-8 bytes of row i are offsets[i] .. offsets[i+1]-1 of `<name>.utf8`, u8) and, when it can
- * be NULL, `<name>.null` (u8, 1 for NULL).
+ * be NULL, `<name>.null` (u8, 1 for NULL). The lengths and NULLs are read as plain columns, the bytes as one blob per
+ * group of rows.
  */
 export async function writeText(conn: DuckDBConnection, out: ServingWriter, name: string, source: string, expression: string, dense: string, nullable: boolean): Promise<void> {
   let total = 0
   out.appendBytes(`${name}.offsets`, 'f64', Float64Array.of(0))
-  out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
-  const groups = chunks(
-    conn,
-    `SELECT list(coalesce(strlen(${expression}), 0)::INTEGER ORDER BY ${dense}),
-            encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense})),
-            list((${expression} IS NULL)::INTEGER ORDER BY ${dense})
-     FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`,
-  )
-  for await (const chunk of groups) {
-    const lengths = chunk.getColumnVector(0) as DuckDBListVector
-    const joined = chunk.getColumnVector(1) as DuckDBBlobVector
-    const nulls = chunk.getColumnVector(2) as DuckDBListVector
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const start = lengths.getEntryOffset(i)
-      const count = lengths.getEntryLength(i)
-      const ends = new Float64Array(count)
-      const lengthItems = items(lengths.childVector) as Int32Array
-      for (let k = 0; k < count; k++) ends[k] = total += lengthItems[start + k]
-      out.appendBytes(`${name}.offsets`, 'f64', ends)
-      out.appendBytes(`${name}.utf8`, 'u8', joined.getItemBytes(i)!)
-      if (nullable) out.append(`${name}.null`, 'u8', items(nulls.childVector).subarray(start, start + count))
-    }
+  if (nullable) out.appendBytes(`${name}.null`, 'u8', new Uint8Array(0))
+  const lengths = `SELECT coalesce(strlen(${expression}), 0)::INTEGER, (${expression} IS NULL)::INTEGER FROM ${source} ORDER BY ${dense}`
+  for await (const chunk of chunks(conn, lengths)) {
+    const bytes = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
+    out.appendBytes(`${name}.offsets`, 'f64', Float64Array.from(bytes, (n) => (total += n)))
+    if (nullable) out.append(`${name}.null`, 'u8', items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount))
   }
-  out.columns[`${name}.utf8`] ??= { type: 'u8', length: 0 }
-  if (nullable) out.columns[`${name}.null`] ??= { type: 'u8', length: 0 }
+  out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
+  const groups = `SELECT encode(string_agg(coalesce(${expression}, ''), '' ORDER BY ${dense}))
+     FROM ${source} GROUP BY ${dense} // ${TEXT_GROUP_ROWS} ORDER BY ${dense} // ${TEXT_GROUP_ROWS}`
+  for await (const chunk of chunks(conn, groups)) {
+    const joined = chunk.getColumnVector(0) as DuckDBBlobVector
+    for (let i = 0; i < chunk.rowCount; i++) out.appendBytes(`${name}.utf8`, 'u8', joined.getItemBytes(i)!)
+  }
+  const written = out.columns[`${name}.utf8`].length
+  if (written !== total) throw new Error(`serving column ${name}: ${written} bytes of text for offsets up to ${total}`)
 }
