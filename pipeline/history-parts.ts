@@ -327,16 +327,29 @@ async function writeServing(conn: DuckDBConnection, dir: string, table: HistoryT
   try {
     if (table.key) await writeKeys(conn, out, source)
     await writeColumns(conn, out, source, table.serving, order)
-    const numbered = `(SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source})`
-    for (const [name, sql] of Object.entries(table.texts)) await writeText(conn, out, name, numbered, sql, 'dense', true)
-    for (const [name, condition] of Object.entries(table.marks ?? {})) {
-      await writeColumns(conn, out, `${numbered} WHERE ${condition}`, { [name]: ['i32', 'dense::INTEGER'] }, 'ORDER BY dense')
-    }
-    if (table.refs) await writePartRefs(conn, out, table.refs, numbered)
+    await writeNumbered(conn, out, table, source, order)
   } finally {
     out.close()
   }
   out.finish()
+}
+
+/** A part's columns read by row number (texts, marks, account references), over its rows numbered once in `order`. */
+async function writeNumbered(conn: DuckDBConnection, out: ServingWriter, table: HistoryTable, source: string, order: string) {
+  const texts = Object.entries(table.texts)
+  const marks = Object.entries(table.marks ?? {})
+  if (texts.length === 0 && marks.length === 0 && !table.refs) return
+  const numbered = `${source}_numbered`
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${numbered} AS SELECT *, row_number() OVER (${order}) - 1 AS dense FROM ${source}`)
+  try {
+    for (const [name, sql] of texts) await writeText(conn, out, name, numbered, sql, 'dense', true)
+    for (const [name, condition] of marks) {
+      await writeColumns(conn, out, `${numbered} WHERE ${condition}`, { [name]: ['i32', 'dense::INTEGER'] }, 'ORDER BY dense')
+    }
+    if (table.refs) await writePartRefs(conn, out, table.refs, numbered)
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${numbered}`)
+  }
 }
 
 /** A keyed part's sorted distinct keys (`platform_id`, u64) and their row `offsets` (i32, keys + 1). */
