@@ -111,12 +111,16 @@ async function writeSmartFollowers(conn: DuckDBConnection, out: ServingWriter, o
     out.append(column('follower_idx'), 'i32', followers)
     out.append(column('subscribed_at_ms'), 'f64', vector(1))
     out.append(column('follower_score'), 'f64', vector(2))
-    masks.forEach((mask, m) => out.appendBytes(column(FOLLOWER_MASKS[m]), 'u32', Uint32Array.from(followers, (f) => mask[f])))
-    const [targets, byFollowers, bySubscribed] = [3, 4, 5].map((c) => vector(c) as Int32Array)
-    targets.forEach((target, i) => {
-      orders[0][offsets[target] + byFollowers[i]] = row + i
-      orders[1][offsets[target] + bySubscribed[i]] = row + i
+    masks.forEach((mask, m) => {
+      const values = new Uint32Array(followers.length)
+      for (let i = 0; i < followers.length; i++) values[i] = mask[followers[i]]
+      out.appendBytes(column(FOLLOWER_MASKS[m]), 'u32', values)
     })
+    const [targets, byFollowers, bySubscribed] = [3, 4, 5].map((c) => vector(c) as Int32Array)
+    for (let i = 0; i < targets.length; i++) {
+      orders[0][offsets[targets[i]] + byFollowers[i]] = row + i
+      orders[1][offsets[targets[i]] + bySubscribed[i]] = row + i
+    }
     row += targets.length
   }
   out.appendBytes(column('by_followers'), 'i32', orders[0])
@@ -137,7 +141,7 @@ async function writeRanks(conn: DuckDBConnection, out: ServingWriter, owners: nu
   )
   for await (const chunk of dated) {
     const [accounts, backs, values] = [0, 1, 2].map((c) => (items(chunk.getColumnVector(c)) as Int32Array).subarray(0, chunk.rowCount))
-    accounts.forEach((account, i) => (ranks[account * RANK_HISTORY_DAYS + backs[i]] = values[i]))
+    for (let i = 0; i < accounts.length; i++) ranks[accounts[i] * RANK_HISTORY_DAYS + backs[i]] = values[i]
   }
   out.appendBytes('score_ranks.by_account', 'i32', ranks)
 }

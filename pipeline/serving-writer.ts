@@ -149,7 +149,9 @@ export async function writeText(conn: DuckDBConnection, out: ServingWriter, name
   const lengths = `SELECT coalesce(strlen(${expression}), 0)::INTEGER, (${expression} IS NULL)::INTEGER FROM ${source} ORDER BY ${dense}`
   for await (const chunk of chunks(conn, lengths)) {
     const bytes = (items(chunk.getColumnVector(0)) as Int32Array).subarray(0, chunk.rowCount)
-    out.appendBytes(`${name}.offsets`, 'f64', Float64Array.from(bytes, (n) => (total += n)))
+    const ends = new Float64Array(bytes.length)
+    for (let i = 0; i < bytes.length; i++) ends[i] = total += bytes[i]
+    out.appendBytes(`${name}.offsets`, 'f64', ends)
     if (nullable) out.append(`${name}.null`, 'u8', items(chunk.getColumnVector(1)).subarray(0, chunk.rowCount))
   }
   out.appendBytes(`${name}.utf8`, 'u8', new Uint8Array(0))
