@@ -59,6 +59,9 @@ async function writeExplanationComponents(conn: DuckDBConnection, out: ServingWr
   }
 }
 
+/** smart_followers' columns of each follower's label masks, in the order labelMasks returns them. */
+const FOLLOWER_MASKS = ['follower_categories', 'follower_tags_low', 'follower_tags_high']
+
 /**
  * Each account's label ids as three bit masks (u32): categories 0..30, tags 0..31 and 32..62; bit 31 of the first
  * and the last marks an account with an id outside those ranges.
@@ -81,9 +84,6 @@ async function labelMasks(conn: DuckDBConnection, owners: number): Promise<Uint3
   }
   return masks
 }
-
-/** smart_followers' columns of each follower's label masks (labelMasks), in the order of FOLLOWER_MASKS. */
-const FOLLOWER_MASKS = ['follower_categories', 'follower_tags_low', 'follower_tags_high']
 
 /**
  * smart_followers' columns, from one read of the mart in its stored order (by target, then score):
