@@ -1,9 +1,10 @@
 /**
  * The platform score (docs/score.md): trust propagated from category seeds over the smart follow graph, in two
  * passes (the second endows each seed by the standing the first gave it), with a cap on what one follower passes
- * and no echo along reciprocal follows. The score counts an account's trusted followers, each weighted by a
- * saturating function of the trust it passes, on an absolute log scale 0..1000. The propagation is SQL
- * (int_score_*.sql, int_scores.sql); this module holds its parameters and runs the passes.
+ * and no echo along reciprocal follows. The score counts an account's trusted followers (each weighted by a
+ * saturating function of the trust it passes) against the size of its whole audience (its follower count, the
+ * median of the last 30 days), on an absolute log scale 0..1000. The propagation is SQL (int_score_*.sql,
+ * int_scores.sql); this module holds its parameters and runs the passes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
@@ -19,7 +20,7 @@ const UNIT = 1_000_000_000
 export const SCORE_PARAMS = {
   algorithm:
     'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows; '
-    + 'score = log of the count of trusted followers, each weighted by the trust it passes',
+    + 'score = log of the count of trusted followers over a power of the follower count',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
   /**
@@ -35,10 +36,21 @@ export const SCORE_PARAMS = {
   follower_cap: 0.0001,
   /**
    * a follower's weight in the score: 1 - exp(-share / trusted_share), share = what it passes the account in the last
-   * step (seed units): a follower passing trusted_share counts as 63% of a trusted follower, five times that as 99%
+   * step (seed units). One trust unit: a follower passing any trust counts as 63% of a trusted follower or more,
+   * five units as 99%, so a weight moves only when trust starts or stops reaching the follower
    */
-  trusted_share: 1e-7,
-  /** score = min(1000, 1000 · ln(1 + audience) / ln(1 + scale_full_followers)), audience = the sum of the weights */
+  trusted_share: 1e-9,
+  /**
+   * the audience is divided by (1 + size_followers / size_prior)^size_exponent, size_followers = the median of the
+   * account's follower counts over the last size_days days (its profile count when none)
+   */
+  size_prior: 100,
+  size_exponent: 0.35,
+  size_days: 30,
+  /**
+   * score = min(1000, 1000 · ln(1 + audience / size_divisor) / ln(1 + scale_full_followers)), audience = the sum of
+   * the weights
+   */
   scale_full_followers: 1000,
   /** trust is an integer count of 1e-9 seed units, a weight an integer count of 1e-9 trusted followers */
   trust_unit: 1 / UNIT,
@@ -60,6 +72,9 @@ export async function runScore(conn: DuckDBConnection, runStep: StepRunner): Pro
     score_cap: Math.round(p.follower_cap * UNIT),
     score_trusted_share: Math.round(p.trusted_share * UNIT),
     score_scale_full: p.scale_full_followers,
+    score_size_prior: p.size_prior,
+    score_size_exponent: p.size_exponent,
+    score_size_days: p.size_days,
   })
   for (const model of SCORE_INPUTS) await runStep('intermediate', model)
   await propagate(conn, 'standing')

@@ -26,7 +26,8 @@ import { RANK_HISTORY_DAYS } from './state.ts'
  * NaN.
  */
 export const EXPLANATION_COMPONENTS = [
-  'audience', 'smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers',
+  'audience', 'size_followers', 'size_divisor',
+  'smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers',
   'seed_share', 'top_follower_share', 'top3_share', 'is_seed', 'seed_standing', 'seed_endowment',
   'score_7d_ago', 'score_change_7d', 'arrived_7d', 'left_7d', 'arrived_points_7d', 'left_points_7d', 'other_points_7d',
   'score_30d_ago', 'score_change_30d', 'arrived_30d', 'left_30d', 'arrived_points_30d', 'left_points_30d', 'other_points_30d',

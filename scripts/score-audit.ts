@@ -9,7 +9,7 @@
  *   targets);
  * - an inert flood: `--inert` accounts nobody follows added to accounts.parquet, and how far any score moves;
  * - Spearman of the score with the planted quality and with the follower count, among monitored accounts, and for
- *   reference the Spearman with quality of plain counts of the graph and of a size-normalised audience;
+ *   reference the Spearman with quality of plain counts of the graph and of the audience without its size term;
  * - day-to-day movement: the score on the date and the day before, for accounts whose smart followers are the same
  *   on both days.
  * Each copy is built from scratch as the nightly command builds it.
@@ -215,13 +215,13 @@ async function reportFlood(conn: DuckDBConnection, inert: number): Promise<void>
 }
 
 /**
- * Reference measures of the same accounts, for what limits the Spearman with quality: plain counts of the follow
- * graph, and the audience divided by a size term (the square root of the follower count against a prior of 300).
+ * Reference measures of the same accounts, for what the score's parts add to its Spearman with quality: plain counts
+ * of the follow graph, and the audience before the score divides it by its size term.
  */
 const REFERENCES: Record<string, string> = {
   'smart followers (count)': 'b.smart_followers_count',
   'trusted followers (count)': 'b.trusted_followers',
-  'audience / sqrt(1 + followers / 300)': 'b.audience / sqrt(1 + b.followers_count / 300)',
+  'audience (no size term)': 'b.audience',
 }
 
 /** Spearman's correlation (average ranks for ties) among monitored accounts; then the reference measures'. */

@@ -1,9 +1,11 @@
 /**
  * An independent floating-point model of the platform score (docs/score.md), for the score tests: plain numbers
  * where the pipeline uses fixed-point integers in SQL, one loop over edges where the pipeline joins tables. It reads
- * a published snapshot (smart_followers, account_categories, accounts) and returns every account's score and the
- * share each follower passes it, so the tests compare the SQL with a computation that does not share its code.
+ * a published snapshot (smart_followers, account_categories, accounts, followers_count_history, manifest) and returns
+ * every account's score and the share each follower passes it, so the tests compare the SQL with a computation that
+ * does not share its code.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
 import { readParquet } from './_fixtures.ts'
@@ -12,6 +14,8 @@ export interface ScoreModel {
   score: number[]
   /** the sum of the followers' weights, in trusted followers */
   audience: number[]
+  /** the follower count the audience is weighed against: the median of the last size_days days' counts */
+  sizeFollowers: number[]
   inflow: number[]
   /** trust after the last step: (1 - alpha) · endowment + inflow */
   trust: number[]
@@ -31,9 +35,36 @@ interface Edge {
   reciprocal: boolean
 }
 
+/** What an audience is divided by, for an account of `followers` followers. */
+export function divisorOf(followers: number): number {
+  return (1 + followers / SCORE_PARAMS.size_prior) ** SCORE_PARAMS.size_exponent
+}
+
 /** The score's map from an audience (the sum of the followers' weights) to points, before rounding. */
-export function pointsOf(audience: number): number {
-  return Math.min(1000, (1000 * Math.log(1 + audience)) / Math.log(1 + SCORE_PARAMS.scale_full_followers))
+export function pointsOf(audience: number, followers = 0): number {
+  const scaled = audience / divisorOf(followers)
+  return Math.min(1000, (1000 * Math.log(1 + scaled)) / Math.log(1 + SCORE_PARAMS.scale_full_followers))
+}
+
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** Each account's median follower count over the size_days days ending on the build date, else its followers_count. */
+async function sizeFollowers(dir: string, accounts: Record<string, unknown>[]): Promise<number[]> {
+  const { build_date: date } = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
+  const counts = await readParquet(path.join(dir, 'followers_count_history', '*', 'data.parquet'),
+    `select platform_id::varchar as id, followers_count::double as n from t
+     where date <= DATE '${date}' and date > DATE '${date}' - ${SCORE_PARAMS.size_days}`)
+  const byId = new Map<string, number[]>()
+  for (const c of counts) byId.set(c.id as string, [...(byId.get(c.id as string) ?? []), c.n as number])
+  return accounts.map((a) => {
+    const series = byId.get(String(a.platform_id))
+    return series ? median(series) : Number(a.followers_count ?? 0)
+  })
 }
 
 /** A follower's weight in the score of an account it passes `share` (seed units). */
@@ -93,6 +124,7 @@ export async function modelScores(dir: string): Promise<ScoreModel> {
   const { inflow, shares, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
   const weights = shares.map((m) => new Map([...m].map(([f, share]) => [f, weightOf(share)])))
   const audience = weights.map((m) => [...m.values()].reduce((a, b) => a + b, 0))
-  const score = audience.map((x) => Math.round(pointsOf(x) * 100) / 100)
-  return { score, audience, inflow, trust, outdegree, shares, weights, seeds, endowment }
+  const size = await sizeFollowers(dir, accounts)
+  const score = audience.map((x, i) => Math.round(pointsOf(x, size[i]) * 100) / 100)
+  return { score, audience, sizeFollowers: size, inflow, trust, outdegree, shares, weights, seeds, endowment }
 }

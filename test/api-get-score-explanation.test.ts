@@ -54,6 +54,8 @@ async function expected(query: TestEnv['query'], id: string) {
     rank: e.account_rank ?? null,
     components: {
       audience: e.audience,
+      size_followers: e.size_followers,
+      size_divisor: e.size_divisor,
       smart_followers: Number(e.smart_followers),
       trusted_followers: Number(e.trusted_followers),
       saturated_followers: Number(e.saturated_followers),
@@ -102,6 +104,18 @@ Explain('contributors :: their points never exceed the score, their shares sum t
     assert.ok(points.reduce((x: number, y: number) => x + y, 0) <= body.platform_score + 0.05, id)
     assert.ok(shares.reduce((x: number, y: number) => x + y, 0) <= 1 + 1e-3, id)
     assert.equal(shares, [...shares].sort((x: number, y: number) => y - x), id)
+  }
+})
+
+Explain('components :: the score is 1000 · ln(1 + audience / size_divisor) / ln(1001), size_divisor = (1 + size_followers / 100)^0.35', async () => {
+  const { get, query } = await setup()
+  const rows = await query(`SELECT platform_id::VARCHAR AS id FROM accounts WHERE is_tracked ORDER BY platform_score DESC, platform_id LIMIT 40`)
+  for (const { id } of rows) {
+    const { body } = await get(OP, { platform_id: id })
+    const { audience, size_followers: size, size_divisor: divisor } = body.components
+    assert.ok(Math.abs(divisor - (1 + size / 100) ** 0.35) < 1e-4, `${id}: divisor ${divisor} for ${size}`)
+    const score = Math.min(1000, (1000 * Math.log(1 + audience / divisor)) / Math.log(1001))
+    assert.ok(Math.abs(score - body.platform_score) <= 0.02, `${id}: ${body.platform_score} vs ${score}`)
   }
 })
 

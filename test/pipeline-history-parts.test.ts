@@ -64,11 +64,12 @@ History("a night links the parts that did not change and writes the build date's
     assert.is(inode(servingPart(second.dir, period)), inode(servingPart(first.dir, period)), period)
   }
   assert.not.ok(fs.existsSync(part(first.dir, '2026-11-22')))
-  // the score history alike (its changes of score; none on the 22nd): every part linked
+  // the score history alike (its changes of score; on the 22nd, Proj's: its count of that day moves its median):
+  // the earlier parts linked
   const scores = (dir: string, period: string) => path.join(dir, 'score_history', `period=${period}`, PART_FILE)
   assert.equal(periods(first, 'score_history'), ['2026-11-08', '2026-11-15'])
-  assert.equal(periods(second, 'score_history'), periods(first, 'score_history'))
-  for (const period of periods(second, 'score_history')) assert.is(inode(scores(second.dir, period)), inode(scores(first.dir, period)), period)
+  assert.equal(periods(second, 'score_history'), [...periods(first, 'score_history'), '2026-11-22'])
+  for (const period of periods(first, 'score_history')) assert.is(inode(scores(second.dir, period)), inode(scores(first.dir, period)), period)
   // the linked part is listed in the manifest like a written one
   const listed = second.manifest.files.find((f) => f.file === 'followers_count_history/period=2026-10/data.parquet')
   assert.ok(listed, 'the linked month is in the manifest')
@@ -221,7 +222,7 @@ History('the server refuses a snapshot written before the score history had part
   fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), format: 6 }))
   await loadSnapshot(old).then(
     () => assert.unreachable('a format 6 snapshot must not load'),
-    (error) => assert.match(String(error), /serving columns of format 6, this server reads format 7: build a snapshot with this version \(npm run build\)/),
+    (error) => assert.match(String(error), /serving columns of format 6, this server reads format 8: build a snapshot with this version \(npm run build\)/),
   )
   assert.is((await loadSnapshot(second.dir)).followersCountHistory.parts.length, 5)
 })

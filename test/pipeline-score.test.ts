@@ -85,6 +85,35 @@ Score('score :: one follow from a top account lifts a small account', async () =
   assert.ok(lifted.rank(14) < rank(14))
 })
 
+Score('score :: quality, not size: the same trusted followers score less against more followers (the median of 30 days of counts)', async () => {
+  const { dir, score } = await base
+  const model = await modelScores(dir)
+  const proj = idx(4)
+  // Proj's counts on 11-01, 11-16, 11-20 and 11-22 (all within the 30 days ending 11-22): median 1,125
+  assert.is(model.sizeFollowers[proj], 1125)
+  const tenfold = baseRaw()
+  for (const c of tenfold['follower_counts.parquet']) if (c[1] === id(4)) c[2] = (c[2] as number) * 10
+  const bigger = await scores(tenfold)
+  assert.ok(bigger.score(4) < score(4), `${score(4)} → ${bigger.score(4)}`)
+  assert.ok(Math.abs(bigger.score(4) - pointsOf(model.audience[proj], 11250)) <= 0.02, `${bigger.score(4)}`)
+  // a count outside the 30 days is not read
+  const old = baseRaw()
+  old['follower_counts.parquet'].push(['2026-10-23', id(4), 5_000_000])
+  assert.is((await scores(old)).score(4), score(4))
+})
+
+Score('score :: a one-day burst of followers moves the score as the median of the counts moves, not by the burst', async () => {
+  const { dir, score } = await base
+  const model = await modelScores(dir)
+  const burst = baseRaw()
+  burst['follower_counts.parquet'].push(['2026-11-21', id(4), 1_000_000])
+  const after = await scores(burst)
+  // counts 1,000, 1,100, 1,150, 1,000,000, 1,200: median 1,150
+  assert.ok(Math.abs(after.score(4) - pointsOf(model.audience[idx(4)], 1150)) <= 0.02, `${after.score(4)}`)
+  assert.ok(Math.abs(after.score(4) - score(4)) < 0.5, `${score(4)} → ${after.score(4)}`)
+  assert.ok(pointsOf(model.audience[idx(4)], 1_000_000) < score(4) - 50, 'the burst itself would weigh')
+})
+
 Score('score :: the same with one thread or several (integer trust sums), and so is every mart', async () => {
   const { accounts, dir } = await base
   // `npm test` builds with one thread (test/run.sh): here with four, else with one

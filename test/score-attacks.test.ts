@@ -219,10 +219,10 @@ Generated('quality :: the score follows planted audience quality more than follo
   const byQuality = spearman(score, quality)
   const byFollowers = spearman(score, followers)
   assert.ok(byQuality > byFollowers, `quality ${byQuality} vs followers ${byFollowers}`)
-  assert.ok(byQuality >= 0.7, `quality ${byQuality}`)
+  assert.ok(byQuality >= 0.75, `quality ${byQuality}`)
 })
 
-Generated('stability :: 98% of the accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
+Generated('stability :: the accounts whose smart followers did not change move less than 0.5 point from one day to the next', async () => {
   const { raw, attacked } = await generated
   const yesterday = await build(raw, addDays(BUILD_DATE, -1))
   const followersOf = async (dir: string) => {
@@ -239,8 +239,8 @@ Generated('stability :: 98% of the accounts whose smart followers did not change
     moves.push(Math.abs(attacked.score(target) - yesterday.score(target)))
   }
   assert.ok(moves.length > 100, `${moves.length} unchanged accounts`)
-  const under = moves.filter((m) => m < 0.5).length / moves.length
-  assert.ok(under >= 0.98, `${(100 * under).toFixed(1)}% moved less than 0.5 point`)
+  const over = moves.filter((m) => m >= 0.5)
+  assert.equal(over, [], `${over.length} of ${moves.length} moved 0.5 point or more`)
 })
 
 Fixture.run()

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { BUILD_DATE, baseRaw, id, idx, readParquet, scan, tempDir, writeRaw } from './_fixtures.ts'
-import { modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
+import { divisorOf, modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
 
 const built = (async () => {
   const rows = baseRaw()
@@ -60,12 +60,14 @@ Contributors('contributors :: a reciprocal follower is flagged', async () => {
 
 const Explanations = suite('score_explanations')
 
-Explanations('components :: audience in trusted-follower units, follower counts, seed standing', async () => {
+Explanations('components :: audience in trusted-follower units, the size term, follower counts, seed standing', async () => {
   const { model, explanations, accounts } = await built
   assert.is(explanations.length, accounts.length)
   explanations.forEach((e, i) => {
     assert.is(e.platform_score, accounts[i].platform_score)
     near(e.audience as number, model.audience[i], 2e-3, `${accounts[i].username} audience`)
+    near(e.size_followers as number, model.sizeFollowers[i], 1e-9, `${accounts[i].username} size_followers`)
+    near(e.size_divisor as number, divisorOf(model.sizeFollowers[i]), 1e-4, `${accounts[i].username} size_divisor`)
     assert.is(e.smart_followers, accounts[i].smart_followers_count)
     assert.is(e.trusted_followers, [...model.shares[i].values()].filter((s) => s > 0).length)
     assert.is(e.is_seed, model.seeds.has(i))
@@ -95,7 +97,8 @@ Changes('changes :: SmallGem gained VcOne (11-16) and Angel (11-22) within 7 day
   assert.equal(gem.map((c) => [c.change, c.follower_id]).sort(), [['arrived', id(1)], ['arrived', id(6)]])
   const i = idx(7)
   const weight = model.weights[i].get(idx(1))!
-  near(gem.find((c) => c.follower_id === id(1))!.points as number, pointsOf(model.audience[i]) - pointsOf(model.audience[i] - weight), 0.01, 'VcOne')
+  const points = (audience: number) => pointsOf(audience, model.sizeFollowers[i])
+  near(gem.find((c) => c.follower_id === id(1))!.points as number, points(model.audience[i]) - points(model.audience[i] - weight), 0.01, 'VcOne')
   assert.is(gem.find((c) => c.follower_id === id(6))!.points, 0)
   assert.is(explanations[i].arrived_7d, 2)
 })
@@ -106,7 +109,8 @@ Changes('changes :: Infl lost VcOne (11-21) within 7 days: minus what VcOne\'s w
   assert.equal(lost.map((c) => c.follower_id), [id(1)])
   const i = idx(5)
   const weight = weightOf(shareOf(model.trust[idx(1)], model.outdegree[idx(1)] + 1))
-  near(lost[0].points as number, pointsOf(model.audience[i]) - pointsOf(model.audience[i] + weight), 0.01, 'VcOne')
+  const points = (audience: number) => pointsOf(audience, model.sizeFollowers[i])
+  near(lost[0].points as number, points(model.audience[i]) - points(model.audience[i] + weight), 0.01, 'VcOne')
   assert.ok((lost[0].points as number) < 0)
 })
 

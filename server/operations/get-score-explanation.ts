@@ -17,6 +17,7 @@ const POSITION = new Map<string, number>(EXPLANATION_COMPONENTS.map((name, i) =>
 /** Followers listed per window (the largest moves); `arrived` and `left` count them all. */
 export const CHANGES_LISTED = 20
 
+const SIZE = ['audience', 'size_followers', 'size_divisor'] as const
 const COUNTS = ['smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers'] as const
 const SHARES = ['seed_share', 'top_follower_share', 'top3_share'] as const
 const SEED = ['seed_standing', 'seed_endowment'] as const
@@ -46,6 +47,8 @@ export default defineOperation({
     ...SCORE_HEAD,
     components: object({
       audience: number({ minimum: 0 }),
+      size_followers: number({ minimum: 0 }),
+      size_divisor: number({ minimum: 1 }),
       ...fields(COUNTS, () => integer({ minimum: 0 })),
       ...fields(SHARES, () => number({ minimum: 0, maximum: 1 })),
       is_seed: boolean(),
@@ -89,7 +92,7 @@ export default defineOperation({
     }
     return {
       ...scoreHead(snapshot, idx),
-      components: { audience: value('audience'), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
+      components: { ...pick(SIZE, value), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
       top_contributors: Array.from(contributors.followerIdx.read(first, end), (f, i) =>
         Object.assign(followerOf(snapshot, f), { points: points[i], share: share[i], is_seed: seed[i] === 1, reciprocal: reciprocal[i] === 1 }),
       ),

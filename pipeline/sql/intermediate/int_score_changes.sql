@@ -39,15 +39,17 @@ departed as (
   where not exists (select 1 from int_smart_edges e where e.source_id = c.source_id and e.target_id = c.target_id)
 )
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
-  score_points(coalesce(t.audience, 0)) - score_points(coalesce(t.audience, 0) - coalesce(c.weight, 0)) as points
+  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
+    - score_points(coalesce(t.audience, 0) - coalesce(c.weight, 0), coalesce(t.size_divisor, 1)) as points
 from arrived a
 left join int_score_contributions c on c.target_id = a.target_id and c.source_id = a.source_id
 left join int_scores t on t.platform_id = a.target_id
 union all
 select d.days, d.target_id, d.source_id, 'left',
-  score_points(coalesce(t.audience, 0))
+  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
     - score_points(coalesce(t.audience, 0)
-                   + follower_weight(saturated_share(coalesce(f.trust, 0), coalesce(o.outdegree, 0) + 1)))
+                   + follower_weight(saturated_share(coalesce(f.trust, 0), coalesce(o.outdegree, 0) + 1)),
+                   coalesce(t.size_divisor, 1))
 from departed d
 left join int_scores t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id

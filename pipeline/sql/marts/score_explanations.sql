@@ -2,8 +2,10 @@
 -- the reasons it moved over 7 and 30 days.
 -- columns:
 --   account_idx, platform_id, platform_score, rank
---   audience: the sum of the followers' weights, the audience counted in trusted followers (score = 1000 · ln(1 +
---     audience) / ln(1 + scale_full_followers), at most 1000); 4 decimals
+--   audience: the sum of the followers' weights, the audience counted in trusted followers; 4 decimals
+--   size_followers: the follower count the score weighs the audience against (the median of the last size_days
+--     days' counts); size_divisor = (1 + size_followers / size_prior)^size_exponent (4 decimals), and
+--     score = 1000 · ln(1 + audience / size_divisor) / ln(1 + scale_full_followers), at most 1000
 --   smart_followers (all), trusted_followers (passing any trust), saturated_followers (weight ≥ 0.95, counted as
 --   fully trusted), reciprocal_followers (followed back), seed_followers (seeds among the trusted followers)
 --   seed_share, top_follower_share, top3_share: fractions of the audience from seeds, from the weightiest follower
@@ -12,8 +14,8 @@
 --     NULL when not a seed
 --   for N in 7 and 30: score_Nd_ago (NULL when that day was never scored), score_change_Nd, arrived_Nd, left_Nd
 --     (smart followers that arrived and left since), arrived_points_Nd, left_points_Nd (the sums of what they moved,
---     see score_changes.parquet), other_points_Nd (the rest of the change: the standing of followers that stayed);
---     all NULL when score_Nd_ago is
+--     see score_changes.parquet), other_points_Nd (the rest of the change: the weights of followers that stayed
+--     and the follower count); all NULL when score_Nd_ago is
 -- sort: account_idx
 create or replace table score_explanations as
 with followers as (
@@ -55,6 +57,8 @@ windows as (
 select
   a.account_idx, a.platform_id, s.platform_score, s.rank,
   round(coalesce(c.audience, 0) / getvariable('score_unit'), 4) as audience,
+  s.size_followers,
+  round(s.size_divisor, 4) as size_divisor,
   coalesce(f.smart_followers, 0)::integer as smart_followers,
   coalesce(c.trusted_followers, 0)::integer as trusted_followers,
   coalesce(c.saturated_followers, 0)::integer as saturated_followers,
