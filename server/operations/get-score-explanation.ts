@@ -17,7 +17,8 @@ const POSITION = new Map<string, number>(EXPLANATION_COMPONENTS.map((name, i) =>
 /** Followers listed per window (the largest moves); `arrived` and `left` count them all. */
 export const CHANGES_LISTED = 20
 
-const SIZE = ['audience', 'size_followers', 'size_divisor'] as const
+/** The score's terms: platform_score = 1000 · ln(1 + audience / size_divisor) / ln(1001), at most 1000. */
+const TERMS = ['audience', 'size_followers', 'size_divisor'] as const
 const COUNTS = ['smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers'] as const
 const SHARES = ['seed_share', 'top_follower_share', 'top3_share'] as const
 const SEED = ['seed_standing', 'seed_endowment'] as const
@@ -92,7 +93,7 @@ export default defineOperation({
     }
     return {
       ...scoreHead(snapshot, idx),
-      components: { ...pick(SIZE, value), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
+      components: { ...pick(TERMS, value), ...pick(COUNTS, value), ...pick(SHARES, value), is_seed: value('is_seed') === 1, ...pick(SEED, orNull) },
       top_contributors: Array.from(contributors.followerIdx.read(first, end), (f, i) =>
         Object.assign(followerOf(snapshot, f), { points: points[i], share: share[i], is_seed: seed[i] === 1, reciprocal: reciprocal[i] === 1 }),
       ),
