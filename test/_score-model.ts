@@ -60,7 +60,11 @@ async function sizeFollowers(dir: string, accounts: Record<string, unknown>[]): 
     `select platform_id::varchar as id, followers_count::double as n from t
      where date <= DATE '${date}' and date > DATE '${date}' - ${SCORE_PARAMS.size_days}`)
   const byId = new Map<string, number[]>()
-  for (const c of counts) byId.set(c.id as string, [...(byId.get(c.id as string) ?? []), c.n as number])
+  for (const c of counts) {
+    const series = byId.get(c.id as string) ?? []
+    series.push(c.n as number)
+    byId.set(c.id as string, series)
+  }
   return accounts.map((a) => {
     const series = byId.get(String(a.platform_id))
     return series ? median(series) : Number(a.followers_count ?? 0)

@@ -18,20 +18,19 @@ size as (
     and scan_date > getvariable('build_date') - getvariable('score_size_days')
   group by platform_id
 ),
-scored as (
+sized as (
   select
     a.platform_id, a.is_tracked, coalesce(w.audience, 0) as audience,
     coalesce(z.size_followers, a.followers_count, 0)::double as size_followers
   from int_accounts a
   left join audience w on w.platform_id = a.platform_id
   left join size z on z.platform_id = a.platform_id
-)
+),
+divided as (select *, size_divisor(size_followers) as size_divisor from sized),
+scored as (select *, round(score_points(audience, size_divisor), 2) as platform_score from divided)
 select
   platform_id, platform_score,
   if(is_tracked, row_number() over (partition by is_tracked order by platform_score desc, platform_id), null)::integer
     as rank,
   audience, size_followers, size_divisor
-from (
-  select *, round(score_points(audience, size_divisor), 2) as platform_score
-  from (select *, size_divisor(size_followers) as size_divisor from scored)
-);
+from scored;
