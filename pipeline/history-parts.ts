@@ -191,17 +191,22 @@ function settledBefore(previous: Manifest | null, buildDate: string, changedFrom
 
 /**
  * The parts of a settled table carried from the snapshot before without reading their rows: those ending by
- * `settled`, with their hash sums in its manifest, and starting after the table's first day (the part that holds it
- * may gain or lose what came before: the score history's first date moves once a month, its part holding every
- * account's score as of then).
+ * `settled`, with their hash sums in its manifest, holding none of the days the build changed otherwise (the tweets
+ * delivered again), and starting after the table's first day (the part that holds it may gain or lose what came
+ * before: the score history's first date moves once a month, old ranks are dropped; not in a table that keeps every
+ * row).
  */
 async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previous: Manifest | null, settled: string | null): Promise<Period[]> {
   if (!table.settled || !previous || settled === null) return []
-  const first = await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
+  const { settled: rule } = table
+  const keepsRows = rule !== true
+  const changed = keepsRows ? (await queryRows(conn, rule.changedDays)).map((r) => String(r.day)) : []
+  const first = keepsRows ? '' : await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
   if (first === null) return []
   return (previous.parts?.[table.name] ?? []).flatMap(({ period, rows, hashes }) => {
     const { start, end } = periodRange(table, period)
-    return hashes !== undefined && start > String(first) && end <= settled ? [{ period, start, end, rows, hashes }] : []
+    const untouched = start > String(first) && end <= settled && !changed.some((day) => start <= day && day < end)
+    return hashes !== undefined && untouched ? [{ period, start, end, rows, hashes }] : []
   })
 }
 

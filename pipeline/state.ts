@@ -26,7 +26,7 @@ export function defaultStateDir(snapshotsDir: string): string {
 /**
  * Attach (creating when absent) the state database as `st`; a state written by an earlier version is brought up to
  * date (a dense score history made sparse, ranks moved out of the score history, superseded tweet deliveries
- * marked, each tweet delivery's content hash kept).
+ * marked, each tweet delivery's content hash kept, the scanned sources listed).
  */
 export async function attachState(conn: DuckDBConnection, stateDir: string): Promise<void> {
   fs.mkdirSync(stateDir, { recursive: true })
@@ -47,6 +47,10 @@ export async function attachState(conn: DuckDBConnection, stateDir: string): Pro
   if (!columns.has('tweets.superseded_on')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_deliveries.sql'))
     log.info('state.migrated', { table: 'tweets', column: 'superseded_on' })
+  }
+  if (await queryValue(conn, `select not exists (select 1 from st.follow_sources) and exists (select 1 from st.follow_scans)`)) {
+    await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_follow_sources.sql'))
+    log.info('state.migrated', { table: 'follow_sources', from: 'follow_scans' })
   }
   if (!columns.has('tweets.row_hash')) {
     await inTransaction(conn, () => runSqlFile(conn, 'state/migrate_tweet_hashes.sql'))
@@ -134,6 +138,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
       await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_ranks where score_date >= least(${dates})`)
+      await conn.run(`delete from st.score_checkpoints where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
       await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)

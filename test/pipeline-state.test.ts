@@ -162,6 +162,17 @@ State('killed :: a build killed after committing its day and before publishing l
   assert.equal(fs.readdirSync(snapshots).filter((n) => n.startsWith(date)), [rebuilt.snapshotId])
 })
 
+State('sources :: a state written before follow_sources lists the sources its scans hold; the next night is the same', async () => {
+  await built
+  const snapshots = copyNights(await threeNights, 'state-sources')
+  await alterState(snapshots, 'drop table follow_sources')
+  const night = await buildSnapshot({ rawDir: await daily, snapshotsDir: snapshots, date: DAYS[3] })
+  assertSameMarts(await marts(night.dir), fourthNight!)
+  const [{ sources, scanned }] = await queryState(snapshots, `select (select count(*) from st.follow_sources) as sources,
+    (select count(distinct source_id) from st.follow_scans) as scanned`)
+  assert.ok(Number(sources) > 0 && sources === scanned, `${sources} sources, ${scanned} scanned`)
+})
+
 State('lookups :: complete lookup files are folded into the state and deleted; today\'s file is read, kept', async () => {
   const raw = await daily
   const snapshots = tempDir('state-lookups')

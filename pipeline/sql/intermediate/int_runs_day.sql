@@ -6,13 +6,12 @@ create or replace table int_day_lists as
 select source_id, unnest(list_distinct(following_ids)) as target_id from stg_follow_scans;
 delete from int_day_lists where source_id = target_id;
 
--- a source is scanned for the first time when the state has no scan of it (the state's scans of the day's sources
--- are found by probing them with the day's: a night does not hash every stored scan)
+-- a source is scanned for the first time when the state has never scanned it (state_follow_sources: one row per
+-- source, not every stored scan)
 create or replace table int_day_sources as
 select s.source_id, s.scan_date, s.scanned_at, p.source_id is null as is_first
 from stg_follow_scans s
-left join (select distinct source_id from state_scans semi join stg_follow_scans using (source_id)) p
-  on p.source_id = s.source_id;
+left join state_follow_sources p on p.source_id = s.source_id;
 
 create or replace table int_runs_closed as
 select r.source_id, r.target_id, r.valid_from, getvariable('build_date') as valid_to

@@ -9,6 +9,10 @@ insert into st.follow_events
 select event_date, source_id, target_id, kind from int_day_events order by event_date, source_id, target_id;
 insert into st.follow_scans
 select scan_date, source_id, scanned_at, following_count from int_day_scans order by scan_date, source_id;
+insert into st.follow_sources
+select min(scan_date), source_id from int_day_scans
+where source_id not in (select source_id from st.follow_sources)
+group by source_id order by 1, 2;
 insert into st.follower_counts
 select scan_date, platform_id, followers_count from stg_follower_counts order by scan_date, platform_id;
 insert into st.tweets by name

@@ -2,6 +2,7 @@
 delete from st.follow_runs;
 delete from st.follow_events;
 delete from st.follow_scans;
+delete from st.follow_sources;
 delete from st.follower_counts;
 delete from st.tweets;
 delete from st.days;

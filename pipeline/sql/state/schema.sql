@@ -12,6 +12,10 @@ create table if not exists st.follow_events (
 create table if not exists st.follow_scans (
   -- one row per scan ingested (the lists themselves live in follow_runs)
   scan_date date, source_id ubigint, scanned_at timestamp, following_count integer);
+create table if not exists st.follow_sources (
+  -- one row per monitored account ever scanned, dated by its first scan: how a night tells a source's first scan
+  -- (its follows are the baseline) without reading every stored scan
+  first_scanned date, source_id ubigint);
 create table if not exists st.follower_counts (scan_date date, platform_id ubigint, followers_count bigint);
 create table if not exists st.tweets (
   -- the mention index: one row per tweet and delivery day (a tweet delivered again replaces the older version),
@@ -30,6 +34,11 @@ create table if not exists st.score_ranks (
   -- (tracked, score > 0) and date. A rank moves whenever an account above it crosses, so they are kept per date,
   -- not as changes, and only as long as snapshots show them.
   score_date date, platform_id ubigint, rank integer);
+create table if not exists st.score_checkpoints (
+  -- every account's score (> 0) on a scored date: the first date scored in each month (an account without a row
+  -- had no score then). An account's score on a later date is its last score_history row after the checkpoint, or
+  -- its checkpoint row, so a night reads the changes since a checkpoint, not the whole history
+  score_date date, platform_id ubigint, platform_score double);
 create table if not exists st.score_dates (
   -- the dates scored; the score of a date not listed here is unknown
   score_date date);

@@ -8,8 +8,8 @@ from st.follow_runs
 where valid_from < getvariable('state_date') and not getvariable('state_rebuild');
 create or replace view state_events as
 select * from st.follow_events where event_date < getvariable('state_date') and not getvariable('state_rebuild');
-create or replace view state_scans as
-select * from st.follow_scans where scan_date < getvariable('state_date') and not getvariable('state_rebuild');
+create or replace view state_follow_sources as
+select * from st.follow_sources where first_scanned < getvariable('state_date') and not getvariable('state_rebuild');
 create or replace view state_follower_counts as
 select * from st.follower_counts where scan_date < getvariable('state_date') and not getvariable('state_rebuild');
 create or replace view state_tweets as
@@ -18,6 +18,8 @@ where ingest_date < getvariable('state_date') and (superseded_on is null or supe
   and not getvariable('state_rebuild');
 create or replace view state_score_history as
 select * from st.score_history where score_date < getvariable('state_date');
+create or replace view state_score_checkpoints as
+select * from st.score_checkpoints where score_date < getvariable('state_date');
 create or replace view state_score_ranks as
 select * from st.score_ranks where score_date < getvariable('state_date');
 create or replace view state_score_dates as
