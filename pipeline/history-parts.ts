@@ -200,7 +200,7 @@ async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previou
   if (!table.settled || !previous || settled === null) return []
   const { settled: rule } = table
   const keepsRows = rule !== true
-  const changed = keepsRows ? (await queryRows(conn, rule.changedDays)).map((r) => String(r.day)) : []
+  const changed = keepsRows ? (await queryRows(conn, rule.changedDays(settled))).map((r) => String(r.day)) : []
   const first = keepsRows ? '' : await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
   if (first === null) return []
   return (previous.parts?.[table.name] ?? []).flatMap(({ period, rows, hashes }) => {

@@ -45,9 +45,10 @@ export interface HistoryTable {
    * a row's values are fixed once its day is folded and scored: the parts of days a build did not fold, replay or score
    * are those of the snapshot before, carried without reading their rows. `true`; or, for a table that keeps every
    * row but whose rows of any day may change (the tweets: a tweet delivered again changes the part of the day it was
-   * created), the SQL of the days (`day`, VARCHAR) this build changed that way: their parts are computed again
+   * created), the SQL of the days (`day`, VARCHAR) whose rows this build may have changed that way, given the first
+   * day it folded, replayed or rewound (`since`): their parts are computed again
    */
-  settled?: true | { changedDays: string }
+  settled?: true | { changedDays: (since: string) => string }
   /**
    * SQL selecting the rows of the days `start` ≤ day < `end` that DuckDB can answer from the stored columns' ranges
    * without computing `day` for every stored row (by default, `day` itself)
@@ -88,8 +89,12 @@ export const HISTORY_TABLES: HistoryTable[] = [
       favorites: 'BIGINT', retweets: 'BIGINT', replies: 'BIGINT', views: 'BIGINT', mentioned_ids: 'UBIGINT[]',
     },
     rowHash: 'row_hash',
-    // the days of the tweets this build delivered (the day of history/tweets.sql)
-    settled: { changedDays: 'SELECT DISTINCT make_timestamp(epoch_us(created_at))::DATE::VARCHAR AS day FROM int_tweets_folded' },
+    // the creation days (the day of history/tweets.sql) of the tweets this build delivers, and of those the state
+    // holds deliveries of from `since` on (before the build commits: what a rerun or a replay takes back or replays)
+    settled: {
+      changedDays: (since) => `SELECT DISTINCT make_timestamp(epoch_us(created_at))::DATE::VARCHAR AS day FROM (
+        SELECT created_at FROM int_tweets_folded UNION ALL SELECT created_at FROM st.tweets WHERE ingest_date >= DATE '${since}')`,
+    },
     // day is created_at's UTC date: the state's tweets are read by their creation time
     days: (start, end) => `created_at >= TIMESTAMPTZ '${start} 00:00:00+00' AND created_at < TIMESTAMPTZ '${end} 00:00:00+00'`,
     key: null,
