@@ -138,7 +138,6 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
       await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_ranks where score_date >= least(${dates})`)
-      await conn.run(`delete from st.score_checkpoints where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
       await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)

@@ -188,7 +188,6 @@ History('history :: score_history covers the months from the 12th before the bui
   await queryState(snapshots, `
     update st.score_history set score_date = score_date - 383 where score_date <= DATE '2026-11-19';
     update st.score_ranks set score_date = score_date - 383 where score_date <= DATE '2026-11-19';
-    update st.score_checkpoints set score_date = score_date - 383 where score_date <= DATE '2026-11-19';
     update st.score_dates set score_date = score_date - 383 where score_date <= DATE '2026-11-19';`, true)
   const { dir } = await buildSnapshot({ rawDir: await rawDir, snapshotsDir: snapshots, date: BUILD_DATE })
   const dates = (await scoredDates(snapshots)).filter((d) => d >= '2025-11-01')
@@ -251,9 +250,6 @@ History('history :: a state whose score history holds the ranks (st.score_histor
     drop table st.score_ranks;
     alter table st.ranked rename to score_history;`))
 
-History('history :: a state without score checkpoints is given them when a build attaches it', () =>
-  assertConverted('checkpoints', 'drop table st.score_checkpoints'))
-
 History('history :: snapshots show ranks for the 30 days ending on their date; the state keeps them 60, every score always', async () => {
   // the fixture's scans run up to 11-22; nothing new happens on the days after it, so scores carry on unchanged
   const raw = await writeDailyRaw(tempDir('history-ranks-raw'), baseRaw(), [...daysBetween('2026-11-01', BUILD_DATE), '2027-01-15', '2027-01-16'])
@@ -303,15 +299,6 @@ History('history :: snapshots show ranks for the 30 days ending on their date; t
   assert.equal(await history(again.dir), await history(next.dir))
   const earlier = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2027-01-15' })
   assert.equal(await history(earlier.dir), await history(first.dir))
-
-  // the checkpoints (every score > 0 on the first scored date of each month; none on 11-06, the first backfilled
-  // date, when no account had a score yet) only save reading: the night on the same state without them, every score
-  // read from the whole history, gives the same rows
-  const [{ months }] = await queryState(snapshots, `select string_agg(d, ' ' order by d) as months from (select distinct score_date::varchar as d from st.score_checkpoints)`)
-  assert.is(months, '2026-12-01 2027-01-01')
-  const bare = copyNights(snapshots, 'history-ranks-bare')
-  await queryState(bare, 'delete from st.score_checkpoints', true)
-  assertSameMarts(await marts((await buildSnapshot({ rawDir: raw, snapshotsDir: bare, date: '2027-01-16' })).dir), await marts(next.dir))
 })
 
 History('history :: a build killed after its commit keeps the ranks of the window current serves: a rerun gives its rows again', async () => {

@@ -8,11 +8,8 @@ import * as assert from 'uvu/assert'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { queryRows, runSqlFile, setVariables } from '../pipeline/duckdb.ts'
 
-/**
- * The model's rows on a state of scored dates and changes of score, with this night's scores (2026-11-22), and the
- * state's checkpoints (every score on the first scored date of each month) unless `checkpoints` is false.
- */
-async function modelRows(since: string | null, checkpoints = true): Promise<string[]> {
+/** The model's rows on a state of scored dates and changes of score, with this night's scores (2026-11-22). */
+async function modelRows(since: string | null): Promise<string[]> {
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {
@@ -24,12 +21,6 @@ async function modelRows(since: string | null, checkpoints = true): Promise<stri
         ('2026-09-20', 1, 10), ('2026-10-05', 1, 20), ('2026-11-03', 1, 30),
         ('2026-10-20', 2, 5), ('2026-11-10', 2, 0),
         ('2026-09-20', 3, 7);
-      create table state_score_checkpoints (score_date date, platform_id ubigint, platform_score double);
-      insert into state_score_checkpoints select * from (values
-        (DATE '2026-09-20', 1, 10), ('2026-09-20', 3, 7),
-        ('2026-10-05', 1, 20), ('2026-10-05', 3, 7),
-        ('2026-11-03', 1, 30), ('2026-11-03', 2, 5), ('2026-11-03', 3, 7))
-      where ${checkpoints};
       create table int_score_rows (score_date date, platform_id ubigint, platform_score double);
       create table int_scores (platform_id ubigint, platform_score double);
       insert into int_scores values (1, 30), (3, 8), (4, 1);`)
@@ -54,8 +45,6 @@ ScoreHistory('every change of score from the first scored date: the scores then,
     '2026-10-05 1 20', '2026-10-20 2 5', '2026-11-03 1 30', '2026-11-10 2 0', // the state's changes
     '2026-11-22 3 8', '2026-11-22 4 1', // tonight: 3 changed, 4 is new; 1 unchanged
   ])
-  // the checkpoints only save reading: without them, every score is read from the whole history
-  assert.equal(await modelRows(null, false), await modelRows(null))
 })
 
 ScoreHistory('a night leaves out the rows of the parts it carries, but those of the month of the first row', async () => {

@@ -31,11 +31,14 @@ stored as (
   union all
   select platform_id, getvariable('build_date'), platform_score from int_scores
 ),
--- per account: its score on the first scored date, and on the day before the first fresh row (or the first date)
+-- per account: its score as of the first scored date, and that of the row before its first fresh row after it
 anchors as (
-  select coalesce(f.platform_id, b.platform_id) as platform_id, f.platform_score as at_first, b.platform_score as before_fresh
-  from stg_scores_on((select first from bounds)) f
-  full join stg_scores_on((select greatest(fresh - 1, first) from bounds)) b on b.platform_id = f.platform_id
+  select platform_id,
+    arg_max(platform_score, score_date) filter (where score_date <= first) as at_first,
+    arg_max(platform_score, score_date) as before_fresh
+  from stored, bounds
+  where score_date <= first or score_date < fresh
+  group by platform_id
 ),
 -- the fresh rows after the first date, each marked with the score of the row before it
 fresh as (

@@ -1,13 +1,14 @@
 -- Write the scores of the dates this build scored (int_score_rows: every account, consecutive dates ending on the
 -- build date) into the state: into the sparse score history a row where an account's score differs from the day
--- before (from its score the day before the first of those dates), every rank of those dates, and a checkpoint
--- (every account's score) on the first of those dates in each month the state has none of. The caller has removed
--- the rows of those dates and later, within the same transaction.
+-- before (from the state's last row before the first of those dates), and every rank of those dates. The caller has
+-- removed the rows of those dates and later, within the same transaction.
 insert into st.score_history
 with first_date as (select min(score_date) as first from int_score_rows),
 before as (
-  select s.platform_id, s.platform_score, f.first - 1 as score_date
-  from stg_scores_on((select first from first_date) - 1) s, first_date f
+  select h.platform_id, arg_max(h.platform_score, h.score_date) as platform_score, max(h.score_date) as score_date
+  from st.score_history h, first_date f
+  where h.score_date < f.first
+  group by h.platform_id
 ),
 -- an account scored before and missing from a scored date (no longer known) has score 0 that day
 known as (
@@ -32,11 +33,3 @@ insert into st.score_ranks
 select score_date, platform_id, rank from int_score_rows
 where platform_score > 0 and rank is not null
 order by score_date, platform_id;
-
-insert into st.score_checkpoints
-with firsts as (select min(score_date) as day from int_score_rows group by date_trunc('month', score_date))
-select s.score_date, s.platform_id, s.platform_score
-from int_score_rows s semi join firsts f on s.score_date = f.day
-where s.platform_score > 0
-  and not exists (select 1 from st.score_checkpoints c where date_trunc('month', c.score_date) = date_trunc('month', s.score_date))
-order by s.score_date, s.platform_id;

@@ -34,11 +34,6 @@ create table if not exists st.score_ranks (
   -- (tracked, score > 0) and date. A rank moves whenever an account above it crosses, so they are kept per date,
   -- not as changes, and only as long as snapshots show them.
   score_date date, platform_id ubigint, rank integer);
-create table if not exists st.score_checkpoints (
-  -- every account's score (> 0) on a scored date: the first date scored in each month (an account without a row
-  -- had no score then). An account's score on a later date is its last score_history row after the checkpoint, or
-  -- its checkpoint row, so a night reads the changes since a checkpoint, not the whole history
-  score_date date, platform_id ubigint, platform_score double);
 create table if not exists st.score_dates (
   -- the dates scored; the score of a date not listed here is unknown
   score_date date);

@@ -18,8 +18,6 @@ where ingest_date < getvariable('state_date') and (superseded_on is null or supe
   and not getvariable('state_rebuild');
 create or replace view state_score_history as
 select * from st.score_history where score_date < getvariable('state_date');
-create or replace view state_score_checkpoints as
-select * from st.score_checkpoints where score_date < getvariable('state_date');
 create or replace view state_score_ranks as
 select * from st.score_ranks where score_date < getvariable('state_date');
 create or replace view state_score_dates as
