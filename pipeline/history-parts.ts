@@ -201,11 +201,12 @@ async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previou
   const { settled: rule } = table
   const keepsRows = rule !== true
   const changed = keepsRows ? (await queryRows(conn, rule.changedDays(settled))).map((r) => String(r.day)) : []
-  const first = keepsRows ? '' : await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
-  if (first === null) return []
+  const first = keepsRows ? null : await queryValue(conn, `SELECT min(day)::VARCHAR FROM ${table.name}`)
+  if (!keepsRows && first === null) return []
   return (previous.parts?.[table.name] ?? []).flatMap(({ period, rows, hashes }) => {
     const { start, end } = periodRange(table, period)
-    const untouched = start > String(first) && end <= settled && !changed.some((day) => start <= day && day < end)
+    const afterFirst = keepsRows || start > String(first)
+    const untouched = afterFirst && end <= settled && !changed.some((day) => start <= day && day < end)
     return hashes !== undefined && untouched ? [{ period, start, end, rows, hashes }] : []
   })
 }

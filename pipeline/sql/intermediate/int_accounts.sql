@@ -1,12 +1,12 @@
 -- One row per account known to the snapshot: full records ∪ friend-only records, as of build_date.
 -- account_idx is the dense 0-based position by platform_id. followers_count is, for monitored accounts, the latest
--- follower-count scan of the 30 days ending on build_date (the crawler counts them every few days; a night reads a
+-- follower-count scan of the 30 days ending on build_date (counted_by, int_follower_counts.sql: a night reads a
 -- month of counts, not the whole series), else the profile value (friend-only records: the friend record's value).
 create or replace table int_accounts as
 with latest_count as (
   select platform_id, arg_max(followers_count, scan_date) as followers_count
   from int_follower_counts
-  where scan_date <= getvariable('build_date') and scan_date > getvariable('build_date') - 30
+  where counted_by(scan_date, getvariable('build_date'))
   group by platform_id
 ),
 known as (

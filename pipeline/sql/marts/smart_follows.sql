@@ -50,8 +50,8 @@ top_followers as (
   where w.period = 'current'
   group by w.days, w.bucket, w.target_id
 ),
--- a listed monitored account's follower count as of `days` ago (its last scan of the 30 days ending then, as
--- int_accounts reads the current count), from the stored counts of the listed accounts only
+-- a listed monitored account's follower count as of `days` ago (its last scan of the 30 days ending then,
+-- counted_by), from the stored counts of the listed accounts only
 followers_ago as (
   select c.platform_id, r.days, arg_max(c.followers_count, c.scan_date) as followers_count
   from int_follower_counts c
@@ -59,7 +59,7 @@ followers_ago as (
     select distinct r.days, r.target_id from ranked r
     join int_accounts a on a.platform_id = r.target_id and a.is_monitored
   ) r on r.target_id = c.platform_id
-  where c.scan_date <= getvariable('build_date') - r.days and c.scan_date > getvariable('build_date') - r.days - 30
+  where counted_by(c.scan_date, getvariable('build_date') - r.days)
   group by c.platform_id, r.days
 ),
 items as (
