@@ -32,7 +32,7 @@ export interface GenerateOptions {
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sql')
 /** models, in dependency order: each creates tables the next ones read */
-const MODELS = ['macros.sql', 'entities.sql', 'taxonomy.sql', 'accounts.sql', 'follow_graph.sql']
+const MODELS = ['macros.sql', 'entities.sql', 'taxonomy.sql', 'accounts.sql', 'follow_graph.sql', 'follower_totals.sql']
 /** reference tables of docs/raw-data.md, each written once from `sql/raw/<name>.sql` and linked into every day */
 const REFERENCE_FILES = [
   'categories', 'tag_categories', 'tags', 'accounts', 'previous_usernames', 'friends', 'account_categories',
