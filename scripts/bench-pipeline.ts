@@ -8,11 +8,12 @@
  * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the import, the 9th to
  * 11th nights, every K-th night and the last three are measured: the days before each measured night are caught up by
  * one unmeasured build of the day before it (which replays the missed days, as the nightly CLI does), so a measured
- * night is always one day on the state of the day before. Then the figures of issue 22: the last night's time and peak RSS
- * with its steps beside the 10th night's (which steps grow with the days), how a night's time grows over the days
- * (last night against the 10th, and the median of the last three against that of the 9th to 11th: target ≤ 1.2×),
- * the state's size and growth per day, and its rows per table. `--record FILE` appends each measured night (its
- * figures and steps) to FILE as a JSON line when it ends, so a run stopped before its report keeps what it measured.
+ * night is always one day on the state of the day before. Then the figures of issue 22: the last night's time and
+ * peak RSS with its steps beside the 10th night's (which steps grow with the days), how a night's time grows over the
+ * days (last night against the 10th, and the median of the last three against that of the 9th to 11th: target ≤ 1.2×;
+ * beside it, how many more smart follows the last night scores and its time per smart follow), the state's size and
+ * growth per day, and its rows per table. `--record FILE` appends each measured night (its figures and steps) to FILE
+ * as a JSON line when it ends, so a run stopped before its report keeps what it measured.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -152,6 +153,13 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
     console.log(`growth: 10th night ${secs(tenth.ms)}, last night ${secs(last.ms)}: ${ratio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${ratio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
     const cpuRatio = last.cpuMs / tenth.cpuMs
     console.log(`growth in CPU time: 10th night ${secs(tenth.cpuMs)}, last night ${secs(last.cpuMs)}: ${cpuRatio.toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${cpuRatio <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
+    // how much of the growth the data's own growth explains: the smart follows each night scores
+    const edges = (n: Night) => n.steps.find((s) => s.step === 'int_smart_edges')?.rows
+    const [edgesBefore, edgesAfter] = [edges(tenth), edges(last)]
+    if (edgesBefore && edgesAfter) {
+      const graph = edgesAfter / edgesBefore
+      console.log(`smart follows: 10th night ${edgesBefore.toLocaleString('en-US')}, last night ${edgesAfter.toLocaleString('en-US')} (${graph.toFixed(2)}×); time per smart follow ${(ratio / graph).toFixed(2)}× wall, ${(cpuRatio / graph).toFixed(2)}× CPU`)
+    }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     // one night can run 50% slower when the shared machine is busy: the same growth over the median of three nights
     // at each end (the 9th to 11th, the last three)
