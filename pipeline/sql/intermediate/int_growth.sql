@@ -3,6 +3,7 @@
 -- (the latest scan of the follower on or before that day held the follow). A follow found by its follower's first
 -- scan (a baseline run: an install's first scans, an account monitored since) is not growth: it counts as held then
 -- too, as it makes no follow event.
+
 -- whether a run of follows was held on `day`
 create or replace macro held_on(valid_from, valid_to, is_baseline, day) as
   (valid_from <= day or is_baseline) and (valid_to is null or valid_to > day);
