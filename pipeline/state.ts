@@ -137,6 +137,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
       const dates = c.scoreDates.map((d) => `DATE '${d}'`).join(', ')
       // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
       await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
+      await conn.run(`delete from st.score_keyframes where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_ranks where score_date >= least(${dates})`)
       await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
       await runSqlFile(conn, 'state/apply_scores.sql')

@@ -101,6 +101,10 @@ State('incremental :: thirteen nights equal one fold of the same days from scrat
   assert.equal(days.map((d) => d.day), DAYS)
   assert.ok(days.every((d) => d.published))
   assert.equal(days.map((d) => d.kind), ['import', ...DAYS.slice(1).map(() => 'night')])
+  // the nights read the scores before them from a keyframe written every 7 days (the fold from scratch: its date's)
+  const keyframes = (snapshots: string) => queryState(snapshots, 'select distinct score_date::varchar as d from st.score_keyframes order by 1')
+  assert.equal((await keyframes(nightly)).map((k) => k.d), [DAYS[0], DAYS[7]])
+  assert.equal((await keyframes(path.dirname(full.dir))).map((k) => k.d), [DAYS.at(-1)])
 })
 
 State('import :: the single-folder layout of the same days imports to the same snapshot (the one-time backfill)', async () => {

@@ -31,14 +31,24 @@ stored as (
   union all
   select platform_id, getvariable('build_date'), platform_score from int_scores
 ),
--- per account: its score as of the first scored date, and that of the row before its first fresh row after it
-anchors as (
-  select platform_id,
-    arg_max(platform_score, score_date) filter (where score_date <= first) as at_first,
-    arg_max(platform_score, score_date) as before_fresh
-  from stored, bounds
-  where score_date <= first or score_date < fresh
+-- per account: its score as of the first scored date, and that of the row before its first fresh row after it (the
+-- last one before fresh, or on or before first), each read from the keyframe before it (score_rows_from)
+at_first as (
+  select platform_id, arg_max(platform_score, score_date) as at_first
+  from (select * from score_rows_from((select first from bounds))
+        union all select getvariable('build_date'), platform_id, platform_score from int_scores), bounds
+  where score_date <= first
   group by platform_id
+),
+before_fresh as (
+  select platform_id, arg_max(platform_score, score_date) as before_fresh
+  from score_rows_from((select greatest(fresh - 1, first) from bounds)), bounds
+  where score_date < fresh or score_date <= first
+  group by platform_id
+),
+anchors as (
+  select platform_id, f.at_first, b.before_fresh
+  from at_first f full join before_fresh b using (platform_id)
 ),
 -- the fresh rows after the first date, each marked with the score of the row before it
 fresh as (

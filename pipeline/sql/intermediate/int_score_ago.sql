@@ -2,13 +2,14 @@
 -- last row on or before that date). NULL when that date was never scored; 0 when it was and the account had no score.
 create or replace table int_score_ago as
 with lookbacks as (select unnest([1, 7, 30]) as days),
--- one pass over the history: each account's last row on or before each look-back date
+-- one pass over the history from the keyframe before the earliest look-back date: each account's last row on or
+-- before each look-back date
 as_of as (
   select platform_id,
     arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 1) as ago_1,
     arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 7) as ago_7,
     arg_max(platform_score, score_date) filter (where score_date <= getvariable('build_date') - 30) as ago_30
-  from stg_score_history
+  from score_rows_from(getvariable('build_date') - 30)
   where score_date <= getvariable('build_date') - 1
   group by platform_id
 )

@@ -1,12 +1,13 @@
 -- Write the scores of the dates this build scored (int_score_rows: every account, consecutive dates ending on the
 -- build date) into the state: into the sparse score history a row where an account's score differs from the day
--- before (from the state's last row before the first of those dates), and every rank of those dates. The caller has
--- removed the rows of those dates and later, within the same transaction.
+-- before (from the state's last row before the first of those dates, read from the keyframe before it), every rank
+-- of those dates, and a keyframe of the build date when the state's latest is 7 days old. The caller has removed
+-- the rows of those dates and later, within the same transaction.
 insert into st.score_history
 with first_date as (select min(score_date) as first from int_score_rows),
 before as (
   select h.platform_id, arg_max(h.platform_score, h.score_date) as platform_score, max(h.score_date) as score_date
-  from st.score_history h, first_date f
+  from score_rows_from((select first from first_date) - 1) h, first_date f
   where h.score_date < f.first
   group by h.platform_id
 ),
@@ -33,3 +34,12 @@ insert into st.score_ranks
 select score_date, platform_id, rank from int_score_rows
 where platform_score > 0 and rank is not null
 order by score_date, platform_id;
+
+-- keyframes: every 7 days, kept 410 days (a reader's keyframe is at most a week before the window's first date, which
+-- is at most 12 months and 30 days before the build date)
+insert into st.score_keyframes
+select score_date, platform_id, platform_score from int_score_rows
+where score_date = (select max(score_date) from int_score_rows) and platform_score > 0
+  and not exists (select 1 from st.score_keyframes where score_date > (select max(score_date) from int_score_rows) - 7);
+
+delete from st.score_keyframes where score_date < (select max(score_date) from int_score_rows) - 410;

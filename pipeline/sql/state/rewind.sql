@@ -9,6 +9,7 @@ delete from st.follower_counts where scan_date >= getvariable('rewind_date');
 delete from st.tweets where ingest_date >= getvariable('rewind_date');
 update st.tweets set superseded_on = null where superseded_on >= getvariable('rewind_date');
 delete from st.score_history where score_date >= getvariable('rewind_date');
+delete from st.score_keyframes where score_date >= getvariable('rewind_date');
 delete from st.score_ranks where score_date >= getvariable('rewind_date');
 delete from st.score_dates where score_date >= getvariable('rewind_date');
 delete from st.days where day >= getvariable('rewind_date');

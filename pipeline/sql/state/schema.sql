@@ -29,6 +29,12 @@ create table if not exists st.score_history (
   -- before it; an account first scored > 0 starts with a row; platform_score 0 = no score from that date). The
   -- score of an account on a scored date = its last row on or before that date, 0 without one.
   score_date date, platform_id ubigint, platform_score double);
+create table if not exists st.score_keyframes (
+  -- every account's score > 0 as of a scored date, written every 7 days and kept 410 (sql/state/apply_scores.sql):
+  -- an account's score as of a date D is its last row on or before D among the keyframe on or before D and the
+  -- score_history rows after it, so a night reads a keyframe and the weeks after it, not the whole history
+  -- (sql/staging/stg_score_history.sql)
+  score_date date, platform_id ubigint, platform_score double);
 create table if not exists st.score_ranks (
   -- the ranks of the scored dates of the last RANK_KEPT_DAYS days (pipeline/state.ts): one row per ranked account
   -- (tracked, score > 0) and date. A rank moves whenever an account above it crosses, so they are kept per date,

@@ -18,6 +18,8 @@ where ingest_date < getvariable('state_date') and (superseded_on is null or supe
   and not getvariable('state_rebuild');
 create or replace view state_score_history as
 select * from st.score_history where score_date < getvariable('state_date');
+create or replace view state_score_keyframes as
+select * from st.score_keyframes where score_date < getvariable('state_date');
 create or replace view state_score_ranks as
 select * from st.score_ranks where score_date < getvariable('state_date');
 create or replace view state_score_dates as
