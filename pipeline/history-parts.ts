@@ -125,7 +125,9 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
   const files: ManifestFile[] = []
   const parts: Record<string, PartEntry[]> = {}
   const count = { rows: 0, written: 0, linked: 0, carried: 0 }
+  const tableMs: Record<string, number> = {}
   for (const table of HISTORY_TABLES) {
+    const tableStarted = Date.now()
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
@@ -159,10 +161,11 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
       const folders = parts[table.name].map(({ period }) => path.join(dir, 'serving', partPath(table.name, period)))
       await writeAccountsOfParts(conn, dir, table.name, folders.reverse())
     }
+    tableMs[table.name] = Date.now() - tableStarted
   }
   log.info('build.step', {
     step: 'history_parts', layer: 'publish', rows: count.rows, parts_written: count.written, parts_linked: count.linked,
-    parts_carried: count.carried, ms: Date.now() - started,
+    parts_carried: count.carried, ms_by_table: tableMs, ms: Date.now() - started,
   })
   return { files, parts }
 }
