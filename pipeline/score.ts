@@ -35,9 +35,9 @@ export const SCORE_PARAMS = {
   /** most one follower passes to one account per step, in seed units: share = cap · (1 - exp(-raw / cap)) */
   follower_cap: 0.0001,
   /**
-   * a follower's weight in the score: 1 - exp(-share / trusted_share), share = what it passes the account in the last
-   * step (seed units). One trust unit: a follower passing any trust counts as 63% of a trusted follower or more,
-   * five units as 99%, so a weight moves only when trust starts or stops reaching the follower
+   * a follower's weight in the score: 1 when share ≥ trusted_share, else 0; share = what it passes the account in the
+   * last step (seed units). One trust unit: a follower passing any trust counts as one trusted follower, so a weight
+   * moves only when trust starts or stops reaching the follower
    */
   trusted_share: 1e-9,
   /**

@@ -73,7 +73,7 @@ async function sizeFollowers(dir: string, accounts: Record<string, unknown>[]): 
 
 /** A follower's weight in the score of an account it passes `share` (seed units). */
 export function weightOf(share: number): number {
-  return 1 - Math.exp(-share / SCORE_PARAMS.trusted_share)
+  return share >= SCORE_PARAMS.trusted_share ? 1 : 0
 }
 
 /** What a follower with `trust` and `outdegree` passes to each account it follows. */
