@@ -131,3 +131,46 @@ ScoreAgo('the score 1, 7 and 30 days before: the last change on or before each, 
 })
 
 ScoreAgo.run()
+
+/**
+ * The keyframe dates the state holds after committing the scores of `buildDate` (sql/state/apply_scores.sql) on a
+ * state with keyframes on `before`.
+ */
+async function keyframesAfter(before: string[], buildDate: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  try {
+    await conn.run(`attach ':memory:' as st`)
+    await runSqlFile(conn, 'state/schema.sql')
+    await setVariables(conn, { build_date: { date: buildDate }, state_date: { date: buildDate } })
+    await conn.run('set variable state_rebuild = false')
+    await runSqlFile(conn, 'state/state_views.sql')
+    for (const date of before) await conn.run(`insert into st.score_keyframes values (DATE '${date}', 1, 5)`)
+    await conn.run(`create table int_score_rows as select DATE '${buildDate}' as score_date, 1::ubigint as platform_id, 5.0 as platform_score, 1 as rank`)
+    await runSqlFile(conn, 'staging/stg_score_history.sql')
+    await runSqlFile(conn, 'state/apply_scores.sql')
+    return (await queryRows(conn, 'select distinct score_date::varchar as d from st.score_keyframes order by 1')).map((r) => String(r.d))
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+  }
+}
+
+const Keyframes = suite('score keyframes')
+
+Keyframes('one every 7 days; kept, the last 45 days\' and the last of each month for 410 days', async () => {
+  // weekly keyframes from 2025-09-05 to 2026-11-13
+  const weekly: string[] = []
+  for (let day = Date.UTC(2025, 8, 5); day <= Date.UTC(2026, 10, 13); day += 7 * 86_400_000) weekly.push(new Date(day).toISOString().slice(0, 10))
+  const kept = await keyframesAfter(weekly, '2026-11-19')
+  const lastOfMonth = (month: string) => weekly.filter((d) => d.startsWith(month)).at(-1)!
+  // 410 days before 2026-11-19 is 2025-10-05: September 2025's last keyframe goes; 45 days before is 2026-10-05
+  const months = ['2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09']
+  assert.equal(kept, [...months.map(lastOfMonth), ...weekly.filter((d) => d >= '2026-10-05')])
+  // no new keyframe within 7 days of the last one; one when it is 7 days old
+  assert.not.ok(kept.includes('2026-11-19'))
+  assert.equal((await keyframesAfter(['2026-11-13'], '2026-11-20')), ['2026-11-13', '2026-11-20'])
+  assert.equal((await keyframesAfter([], '2026-11-20')), ['2026-11-20'])
+})
+
+Keyframes.run()

@@ -35,11 +35,15 @@ select score_date, platform_id, rank from int_score_rows
 where platform_score > 0 and rank is not null
 order by score_date, platform_id;
 
--- keyframes: every 7 days, kept 410 days (a reader's keyframe is at most a week before the window's first date, which
--- is at most 12 months and 30 days before the build date)
+-- keyframes: one every 7 days; kept, those of the last 45 days (the 30-day look-back reads one at most 37 days old)
+-- and for 410 days the last of each month (the window's first date, at most 12 months and 30 days back, reads the
+-- one at the end of the month before it). A reader without a keyframe reads every change.
 insert into st.score_keyframes
 select score_date, platform_id, platform_score from int_score_rows
 where score_date = (select max(score_date) from int_score_rows) and platform_score > 0
   and not exists (select 1 from st.score_keyframes where score_date > (select max(score_date) from int_score_rows) - 7);
 
-delete from st.score_keyframes where score_date < (select max(score_date) from int_score_rows) - 410;
+delete from st.score_keyframes
+where score_date < (select max(score_date) from int_score_rows) - 410
+  or (score_date < (select max(score_date) from int_score_rows) - 45
+      and score_date not in (select max(score_date) from st.score_keyframes group by date_trunc('month', score_date)));
