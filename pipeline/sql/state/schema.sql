@@ -30,11 +30,10 @@ create table if not exists st.score_history (
   -- score of an account on a scored date = its last row on or before that date, 0 without one.
   score_date date, platform_id ubigint, platform_score double);
 create table if not exists st.score_keyframes (
-  -- every account's score > 0 as of a scored date, written every 7 days (kept: the last 45 days', and the last of
-  -- each month for 410 days; sql/state/apply_scores.sql):
-  -- an account's score as of a date D is its last row on or before D among the keyframe on or before D and the
-  -- score_history rows after it, so a night reads a keyframe and the weeks after it, not the whole history
-  -- (sql/staging/stg_score_history.sql)
+  -- every account's score > 0 as of a scored date, written every 7 days; kept, those of the last 45 days and, for 410
+  -- days, the last of each month (sql/state/apply_scores.sql). An account's score as of a date D is its last row on
+  -- or before D among the keyframe on or before D and the score_history rows after it, so a night reads a keyframe
+  -- and the weeks after it, not the whole history (sql/staging/stg_score_history.sql)
   score_date date, platform_id ubigint, platform_score double);
 create table if not exists st.score_ranks (
   -- the ranks of the scored dates of the last RANK_KEPT_DAYS days (pipeline/state.ts): one row per ranked account
