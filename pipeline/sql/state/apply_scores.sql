@@ -40,10 +40,10 @@ order by score_date, platform_id;
 -- one at the end of the month before it). A reader without a keyframe reads every change.
 insert into st.score_keyframes
 select score_date, platform_id, platform_score from int_score_rows
-where score_date = (select max(score_date) from int_score_rows) and platform_score > 0
-  and not exists (select 1 from st.score_keyframes where score_date > (select max(score_date) from int_score_rows) - 7);
+where score_date = getvariable('build_date') and platform_score > 0
+  and not exists (select 1 from st.score_keyframes where score_date > getvariable('build_date') - 7);
 
 delete from st.score_keyframes
-where score_date < (select max(score_date) from int_score_rows) - 410
-  or (score_date < (select max(score_date) from int_score_rows) - 45
+where score_date < getvariable('build_date') - 410
+  or (score_date < getvariable('build_date') - 45
       and score_date not in (select max(score_date) from st.score_keyframes group by date_trunc('month', score_date)));
