@@ -8,7 +8,9 @@
  * table's definition, the period, its row count and the sum of its rows' hashes) is hard-linked from it instead of
  * written again, so a night writes the parts that changed (usually the build date's week), not the whole history, nor
  * a month that grows all month long. A table of one list per day (`parts: 'day'`, the ranks of each scored date) has
- * a part per day, `period=YYYY-MM-DD`: a night writes the dates it scored. Snapshots stay self-contained and
+ * a part per day, `period=YYYY-MM-DD`: a night writes the dates it scored. A table whose recent days change after
+ * they are folded (`parts: 'week'`, the tweets delivered again) keeps a part per week in every month: the first
+ * nights of a month write the last week of the month before, not the whole month. Snapshots stay self-contained and
  * immutable: a link is a second name of the same file, and pruning a snapshot only removes its names.
  *
  * Rows of a part are sorted by their key (`platform_id`) when the table has one, then as `order` says; its serving
@@ -48,40 +50,48 @@ const OPEN_PART_DAYS = 7
 
 /**
  * The parts of a table in the snapshot of `buildDate` (SQL over its `day` column, DATE): a row's part starts on a
- * month's first day, or in the build date's month on the 1st, 8th, 15th, 22nd or 29th (`start`); from a part's start,
- * the day after its last (`end`) and its name, YYYY-MM for a month and YYYY-MM-DD for a week (`name`).
+ * month's first day, or on the 1st, 8th, 15th, 22nd or 29th in the build date's month and in every month of a table
+ * parted by week (`start`); from a part's start, the day after its last (`end`: a week ends by its month's end) and
+ * its name, YYYY-MM for a month and YYYY-MM-DD for a week (`name`).
  */
 function periodsOf(buildDate: string, table: HistoryTable) {
   if (table.parts === 'day') {
     return { start: 'day', end: (start: string) => `(${start} + 1)`, name: (start: string) => `strftime(${start}, '%Y-%m-%d')` }
   }
+  const month = `date_trunc('month', day)::DATE`
+  const weekStart = `(${month} + ${OPEN_PART_DAYS} * ((day(day) - 1) // ${OPEN_PART_DAYS})::INTEGER)`
+  const weekEnd = (start: string) => `least(${start} + ${OPEN_PART_DAYS}, (date_trunc('month', ${start}) + INTERVAL 1 MONTH)::DATE)`
+  const weekName = (start: string) => `strftime(${start}, '%Y-%m-%d')`
+  if (table.parts === 'week') return { start: weekStart, end: weekEnd, name: weekName }
   const open = `DATE '${buildDate.slice(0, 7)}-01'`
-  const week = `(${OPEN_PART_DAYS} * (date_diff('day', ${open}, day) // ${OPEN_PART_DAYS}))::INTEGER`
   return {
-    start: `if(day >= ${open}, ${open} + ${week}, date_trunc('month', day)::DATE)`,
-    end: (start: string) => `if(${start} >= ${open}, ${start} + ${OPEN_PART_DAYS}, (${start} + INTERVAL 1 MONTH)::DATE)`,
-    name: (start: string) => `if(${start} >= ${open}, strftime(${start}, '%Y-%m-%d'), strftime(${start}, '%Y-%m'))`,
+    start: `if(day >= ${open}, ${weekStart}, ${month})`,
+    end: (start: string) => `if(${start} >= ${open}, ${weekEnd(start)}, (${start} + INTERVAL 1 MONTH)::DATE)`,
+    name: (start: string) => `if(${start} >= ${open}, ${weekName(start)}, strftime(${start}, '%Y-%m'))`,
   }
 }
 
 /**
  * What a build's history parts start from: the manifest of the snapshot `current` points to (`previousDir`), the day
- * before which the settled tables' rows are carried from it (`settled`, null: none) and the first day of the first
- * part the build may have to write (`since`, null: every part): the part holding `settled`, or an earlier one that
- * cannot be linked from `current` (another layout, a file missing). The score history's model leaves out the rows of
- * the parts before `since` but its first row's, so a night reads a year of changes of score without copying them.
+ * before which the settled tables' rows are carried from it (`settled`, null: none; `settledWeeks` for the tables
+ * parted by week or day) and the first day of the first part the build may have to write (`since`, null: every
+ * part): the part holding `settled`, or an earlier one that cannot be linked from `current` (another layout, a file
+ * missing). The score history's model leaves out the rows of the parts before `since` but its first row's, so a night
+ * reads a year of changes of score without copying them.
  */
 export interface HistoryBasis {
   previousDir: string | null
   previous: Manifest | null
   settled: string | null
+  settledWeeks: string | null
   since: string | null
 }
 
 export function historyBasis(previousDir: string | null, buildDate: string, changedFrom: string | null): HistoryBasis {
   const previous = readManifest(previousDir)
-  const settled = settledBefore(previous, buildDate, changedFrom)
-  if (!previous || settled === null) return { previousDir, previous, settled, since: null }
+  const settled = settledBefore(previous, buildDate, changedFrom, 'months')
+  const settledWeeks = settledBefore(previous, buildDate, changedFrom, 'weeks')
+  if (!previous || settled === null) return { previousDir, previous, settled, settledWeeks, since: null }
   let since = partStart(buildDate, settled)
   for (const table of HISTORY_TABLES.filter((t) => t.settled)) {
     for (const { period, rows, hashes } of previous.parts?.[table.name] ?? []) {
@@ -92,7 +102,7 @@ export function historyBasis(previousDir: string | null, buildDate: string, chan
       if (!linkable) since = start
     }
   }
-  return { previousDir, previous, settled, since }
+  return { previousDir, previous, settled, settledWeeks, since }
 }
 
 /** The first day of the month or week part (periodsOf) that holds `day` in the snapshot of `buildDate`. */
@@ -121,7 +131,7 @@ export async function runHistoryModels(conn: DuckDBConnection, basis: HistoryBas
  */
 export async function writeHistoryParts(conn: DuckDBConnection, dir: string, buildDate: string, basis: HistoryBasis) {
   const started = Date.now()
-  const { previous, previousDir, settled } = basis
+  const { previous, previousDir } = basis
   const files: ManifestFile[] = []
   const parts: Record<string, PartEntry[]> = {}
   const count = { rows: 0, written: 0, linked: 0, carried: 0 }
@@ -131,7 +141,7 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
     const columns = Object.entries(table.columns).map(([name, type]) => `${name}::${type} AS ${name}`).join(', ')
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
-    const carried = await carriedParts(conn, table, previous, settled)
+    const carried = await carriedParts(conn, table, previous, table.parts ? basis.settledWeeks : basis.settled)
     const others = carried.length ? `WHERE NOT (${dayRanges(table, carried)})` : ''
     const computed = (await queryRows(
       conn,
@@ -182,13 +192,13 @@ interface Period {
 /**
  * The day before which this build's rows of the settled tables are those of the snapshot before (`previous`), or null
  * (none: an import, or no snapshot before): the first day it folded, replayed, rewound or scored (`changedFrom`), no
- * later than the day after the snapshot before's date; before that snapshot's month when it was built in another
- * month (its weeks are one part now).
+ * later than the day after the snapshot before's date; for the tables parted by month (`months`), before that
+ * snapshot's month when it was built in another month (its weeks are one part now).
  */
-function settledBefore(previous: Manifest | null, buildDate: string, changedFrom: string | null): string | null {
+function settledBefore(previous: Manifest | null, buildDate: string, changedFrom: string | null, parted: 'months' | 'weeks'): string | null {
   if (!previous || changedFrom === null) return null
   const bounds = [changedFrom, addDays(previous.build_date, 1)]
-  if (previous.build_date.slice(0, 7) !== buildDate.slice(0, 7)) bounds.push(`${previous.build_date.slice(0, 7)}-01`)
+  if (parted === 'months' && previous.build_date.slice(0, 7) !== buildDate.slice(0, 7)) bounds.push(`${previous.build_date.slice(0, 7)}-01`)
   return bounds.sort()[0]
 }
 
@@ -217,10 +227,16 @@ async function carriedParts(conn: DuckDBConnection, table: HistoryTable, previou
 /** The first day of the part named `period` and the day after its last (in SQL: periodsOf's `start` and `end`). */
 function periodRange(table: HistoryTable, period: string): { start: string; end: string } {
   if (table.parts === 'day') return { start: period, end: addDays(period, 1) }
-  if (period.length > 7) return { start: period, end: addDays(period, OPEN_PART_DAYS) }
-  const end = new Date(`${period}-01T00:00:00Z`)
-  end.setUTCMonth(end.getUTCMonth() + 1)
-  return { start: `${period}-01`, end: end.toISOString().slice(0, 10) }
+  const monthEnd = nextMonth(period.slice(0, 7))
+  if (period.length > 7) return { start: period, end: [addDays(period, OPEN_PART_DAYS), monthEnd].sort()[0] }
+  return { start: `${period}-01`, end: monthEnd }
+}
+
+/** The first day of the month after `month` (YYYY-MM). */
+function nextMonth(month: string): string {
+  const next = new Date(`${month}-01T00:00:00Z`)
+  next.setUTCMonth(next.getUTCMonth() + 1)
+  return next.toISOString().slice(0, 10)
 }
 
 /** SQL selecting `table`'s rows of the days `start` ≤ day < `end`. */

@@ -23,9 +23,10 @@ export interface HistoryTable {
   rowHash?: string
   /** `platform_id` for a table of per-account series (a part's rows grouped by it), null for rows in `order` only */
   key: 'platform_id' | null
-  /** `day` for a part per day (a table of daily snapshots: each day's rows are written once), else by month and
-   * week as above */
-  parts?: 'day'
+  /** `day` for a part per day (a table of daily snapshots: each day's rows are written once); `week` for a part per
+   * week of every month, never merged into months (a table whose recent days change: a night rewrites at most the
+   * weeks of those days, at a month's start too); else by month and week as above */
+  parts?: 'day' | 'week'
   /** the order of a part's rows (after the key) */
   order: string
   /** the columns whose values are unique within the table (audited in every part written) */
@@ -98,6 +99,9 @@ export const HISTORY_TABLES: HistoryTable[] = [
     // day is created_at's UTC date: the state's tweets are read by their creation time
     days: (start, end) => `created_at >= TIMESTAMPTZ '${start} 00:00:00+00' AND created_at < TIMESTAMPTZ '${end} 00:00:00+00'`,
     key: null,
+    // tweets delivered again change the days before the build date: a month merged on its close would be written
+    // again whole by the first nights of the next
+    parts: 'week',
     order: 'created_at DESC, tweet_id DESC',
     unique: ['tweet_id'],
     serving: {

@@ -166,7 +166,7 @@ History('a part missing from the current snapshot is written again, not linked',
   assert.is(inode(part(rerun.dir, '2026-11-22')), inode(part(second.dir, '2026-11-22')))
 })
 
-History('tweets: a month (UTC) is linked while its tweets are unchanged, written again when one is delivered again; tweet_idx runs across the parts', async () => {
+History('tweets: a week (UTC) is linked while its tweets are unchanged, written again when one is delivered again, in a closed month too; tweet_idx runs across the parts', async () => {
   const october = [id(505), id(4), '2026-10-20T09:00:00+00:00', 'october', [], 3, 0, 0, 10, [id(7)]]
   // the 1st of November in Paris is still October in UTC
   const halloween = [id(506), id(13), '2026-11-01T00:30:00+01:00', 'halloween', [], 0, 0, 0, 1, [id(7)]]
@@ -182,13 +182,18 @@ History('tweets: a month (UTC) is linked while its tweets are unchanged, written
   const [, first, second, third] = built
   const tweetsPart = (dir: string, period: string) => path.join(dir, 'tweets', `period=${period}`, PART_FILE)
   const tweetTexts = (dir: string, period: string) => path.join(dir, 'serving', 'tweets', `period=${period}`, 'text.utf8.bin')
-  // October closed, November's tweets a part per week of creation (UTC)
-  assert.is(periods(second, 'tweets')[0], '2026-10')
-  assert.ok(periods(second, 'tweets').slice(1).every((p) => /^2026-11-\d\d$/.test(p)), periods(second, 'tweets').join())
-  assert.is(inode(tweetsPart(second.dir, '2026-10')), inode(tweetsPart(first.dir, '2026-10')))
-  assert.is(inode(tweetTexts(second.dir, '2026-10')), inode(tweetTexts(first.dir, '2026-10')))
-  assert.is.not(inode(tweetsPart(third.dir, '2026-10')), inode(tweetsPart(second.dir, '2026-10')))
-  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10'))).map((r) => [r.text, r.favorites]), [['halloween', '0'], ['october', '9']])
+  // a part per week of creation (UTC) in every month, a closed month's too: 15–21 and 29–31 October
+  assert.equal(periods(second, 'tweets').slice(0, 2), ['2026-10-15', '2026-10-29'])
+  assert.ok(periods(second, 'tweets').slice(2).every((p) => /^2026-11-\d\d$/.test(p)), periods(second, 'tweets').join())
+  for (const week of ['2026-10-15', '2026-10-29']) {
+    assert.is(inode(tweetsPart(second.dir, week)), inode(tweetsPart(first.dir, week)), week)
+    assert.is(inode(tweetTexts(second.dir, week)), inode(tweetTexts(first.dir, week)), week)
+  }
+  // the week of the tweet delivered again is written again, the other week of its month is not
+  assert.is.not(inode(tweetsPart(third.dir, '2026-10-15')), inode(tweetsPart(second.dir, '2026-10-15')))
+  assert.is(inode(tweetsPart(third.dir, '2026-10-29')), inode(tweetsPart(second.dir, '2026-10-29')))
+  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10-15'))).map((r) => [r.text, r.favorites]), [['october', '9']])
+  assert.equal((await readParquet(tweetsPart(third.dir, '2026-10-29'))).map((r) => [r.text, r.favorites]), [['halloween', '0']])
 
   // created_at desc across the parts: the view's tweet_idx, the mentions' and the server's are the same
   const query = await snapshotQuery(third.dir)
