@@ -6,14 +6,16 @@
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
  * (each night in its own child process). Prints per night: wall time, CPU time (user + system: what other work on a
  * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the import, the 9th to
- * 11th nights, every K-th night and the last three are measured: the days before each measured night are caught up by
- * one unmeasured build of the day before it (which replays the missed days, as the nightly CLI does), so a measured
- * night is always one day on the state of the day before. Then the figures of issue 22: the last night's time and
- * peak RSS with its steps beside the 10th night's (which steps grow with the days), how a night's time grows over the
- * days (last night against the 10th, and the median of the last three against that of the 9th to 11th: target ≤ 1.2×;
- * beside it, how many more smart follows the last night scores and its time per smart follow), the state's size and
- * growth per day, and its rows per table. `--record FILE` appends each measured night (its figures and steps) to FILE
- * as a JSON line when it ends, so a run stopped before its report keeps what it measured.
+ * 11th nights, every K-th night, the first two nights of the last month (they write the month that closed as one
+ * part, and take tweets delivered again into it) and the last three are measured: the days before each measured
+ * night are caught up by one unmeasured build of the day before it (which replays the missed days, as the nightly CLI
+ * does), so a measured night is always one day on the state of the day before. Then the figures of issue 22: the
+ * last night's time and peak RSS with its steps beside the 10th night's (which steps grow with the days), how a
+ * night's time grows over the days (last night against the 10th, and the median of the last three against that of
+ * the 9th to 11th: target ≤ 1.2×; beside it, how many more smart follows the last night scores and its time per smart
+ * follow), the first nights of the last month against the 10th, the state's size and growth per day, and its rows per
+ * table. `--record FILE` appends each measured night (its figures and steps) to FILE as a JSON line when it ends, so
+ * a run stopped before its report keeps what it measured.
  * Targets (2 cores): a large night ≤ 5 minutes with peak RSS ≤ 8 GiB.
  */
 import { spawn } from 'node:child_process'
@@ -170,6 +172,11 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
         console.log(`growth in ${label} time, medians of three nights: 9th–11th ${secs(a)}, last three ${secs(b)}: ${(b / a).toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${b / a <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
       }
     }
+    const firsts = nightly.filter((n) => n.k > 11 && n.date.slice(0, 7) === last.date.slice(0, 7) && n.date.slice(8) <= '02')
+    if (firsts.length > 0) {
+      const listed = firsts.map((n) => `${n.date} ${secs(n.ms)} (${(n.ms / tenth.ms).toFixed(2)}×)`).join(', ')
+      console.log(`a month's first nights (the month before written as one part), against the 10th night: ${listed}`)
+    }
     console.log(`nights measured (wall / CPU): ${nightly.map((n) => `${n.date} ${secs(n.ms)} / ${secs(n.cpuMs)}`).join(', ')}`)
     const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))
     console.log(`state: ${mib(last.stateBytes)} after ${days} days; ${mib(perDay)} per day since the 10th night; snapshot ${mib(last.snapshotBytes)}`)
@@ -196,7 +203,9 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
   const nights: Night[] = []
   console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
   const sample = Number(values.sample ?? 1)
-  const measured = (k: number) => sample <= 1 || k === 0 || (k >= 9 && k <= 11) || k % sample === 0 || k >= dates.length - 3
+  const monthStart = (k: number) => k > 11 && dates[k].slice(0, 7) === dates.at(-1)!.slice(0, 7) && dates[k].slice(8) <= '02'
+  const measured = (k: number) =>
+    sample <= 1 || k === 0 || (k >= 9 && k <= 11) || k % sample === 0 || monthStart(k) || k >= dates.length - 3
   for (const [k, date] of dates.entries()) {
     if (!measured(k)) continue
     if (k > 0 && !measured(k - 1)) {
