@@ -48,6 +48,9 @@ const SCALES = { demo: 365, large: 60 } as const
 type ScaleName = keyof typeof SCALES
 const TARGET = { large: { ms: 5 * 60_000, rssBytes: 8 * 1024 ** 3 } }
 const GROWTH_TARGET = 1.2
+
+/** Whether the k-th night (`date`) is one of the first two of the last day's month, after the 11th. */
+const isMonthStart = (k: number, date: string, lastDate: string) => k > 11 && date.slice(0, 7) === lastDate.slice(0, 7) && date.slice(8) <= '02'
 const END_DATE = '2026-11-22'
 
 interface Step {
@@ -172,7 +175,7 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
         console.log(`growth in ${label} time, medians of three nights: 9th–11th ${secs(a)}, last three ${secs(b)}: ${(b / a).toFixed(2)}× (target ≤ ${GROWTH_TARGET}×: ${b / a <= GROWTH_TARGET ? 'met' : 'MISSED'})`)
       }
     }
-    const firsts = nightly.filter((n) => n.k > 11 && n.date.slice(0, 7) === last.date.slice(0, 7) && n.date.slice(8) <= '02')
+    const firsts = nightly.filter((n) => isMonthStart(n.k, n.date, last.date))
     if (firsts.length > 0) {
       const listed = firsts.map((n) => `${n.date} ${secs(n.ms)} (${(n.ms / tenth.ms).toFixed(2)}×)`).join(', ')
       console.log(`a month's first nights (the month before written as one part), against the 10th night: ${listed}`)
@@ -203,9 +206,8 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
   const nights: Night[] = []
   console.log(`${'date'.padEnd(12)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'peak RSS'.padStart(10)} ${'state'.padStart(11)} ${'snapshot'.padStart(11)}`)
   const sample = Number(values.sample ?? 1)
-  const monthStart = (k: number) => k > 11 && dates[k].slice(0, 7) === dates.at(-1)!.slice(0, 7) && dates[k].slice(8) <= '02'
   const measured = (k: number) =>
-    sample <= 1 || k === 0 || (k >= 9 && k <= 11) || k % sample === 0 || monthStart(k) || k >= dates.length - 3
+    sample <= 1 || k === 0 || (k >= 9 && k <= 11) || k % sample === 0 || isMonthStart(k, dates[k], dates.at(-1)!) || k >= dates.length - 3
   for (const [k, date] of dates.entries()) {
     if (!measured(k)) continue
     if (k > 0 && !measured(k - 1)) {
