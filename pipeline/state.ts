@@ -136,10 +136,9 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
     if (c.scoreDates.length > 0) {
       const dates = c.scoreDates.map((d) => `DATE '${d}'`).join(', ')
       // the scored dates are consecutive and end on c.date: their rows and any later ones are replaced
-      await conn.run(`delete from st.score_history where score_date >= least(${dates})`)
-      await conn.run(`delete from st.score_keyframes where score_date >= least(${dates})`)
-      await conn.run(`delete from st.score_ranks where score_date >= least(${dates})`)
-      await conn.run(`delete from st.score_dates where score_date >= least(${dates})`)
+      for (const table of ['score_history', 'score_keyframes', 'score_ranks', 'score_dates']) {
+        await conn.run(`delete from st.${table} where score_date >= least(${dates})`)
+      }
       await runSqlFile(conn, 'state/apply_scores.sql')
       await conn.run(`insert into st.score_dates select unnest([${dates}])`)
       await retainRanks(conn, c.date)

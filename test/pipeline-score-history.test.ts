@@ -7,8 +7,15 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { queryRows, runSqlFile, setVariables } from '../pipeline/duckdb.ts'
+
+/** The state's keyframes (`keyframes`: date → the [platform_id, score] rows of that date's keyframe). */
+async function insertKeyframes(conn: DuckDBConnection, keyframes: Record<string, [number, number][]>): Promise<void> {
+  for (const [date, scores] of Object.entries(keyframes)) {
+    for (const [id, score] of scores) await conn.run(`insert into state_score_keyframes values (DATE '${date}', ${id}, ${score})`)
+  }
+}
 
 /**
  * The model's rows on a state of scored dates and changes of score, with this night's scores (2026-11-22), and the
@@ -30,9 +37,7 @@ async function modelRows(since: string | null, keyframes: Record<string, [number
       create table int_score_rows (score_date date, platform_id ubigint, platform_score double);
       create table int_scores (platform_id ubigint, platform_score double);
       insert into int_scores values (1, 30), (3, 8), (4, 1);`)
-    for (const [date, scores] of Object.entries(keyframes)) {
-      for (const [id, score] of scores) await conn.run(`insert into state_score_keyframes values (DATE '${date}', ${id}, ${score})`)
-    }
+    await insertKeyframes(conn, keyframes)
     await setVariables(conn, { build_date: { date: '2026-11-22' } })
     await conn.run(`set variable history_since = ${since ? `DATE '${since}'` : 'NULL::DATE'}`)
     await runSqlFile(conn, 'staging/stg_score_history.sql')
@@ -105,9 +110,7 @@ async function scoresAgo(keyframes: Record<string, [number, number][]> = {}): Pr
       insert into state_score_history values ('2026-10-20', 1, 10), ('2026-10-20', 2, 5), ('2026-11-15', 1, 12), ('2026-11-21', 2, 0);
       create table state_score_keyframes (score_date date, platform_id ubigint, platform_score double);
       create table int_score_rows (score_date date, platform_id ubigint, platform_score double);`)
-    for (const [date, scores] of Object.entries(keyframes)) {
-      for (const [id, score] of scores) await conn.run(`insert into state_score_keyframes values (DATE '${date}', ${id}, ${score})`)
-    }
+    await insertKeyframes(conn, keyframes)
     await setVariables(conn, { build_date: { date: '2026-11-22' } })
     await runSqlFile(conn, 'staging/stg_score_history.sql')
     await runSqlFile(conn, 'intermediate/int_score_ago.sql')
