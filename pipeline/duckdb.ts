@@ -28,12 +28,7 @@ export interface PipelineDb {
 export async function openPipelineDb(spillDir?: string): Promise<PipelineDb> {
   const tempDir = spillDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-duckdb-'))
   if (spillDir) fs.mkdirSync(spillDir)
-  const instance = await DuckDBInstance.create(':memory:', {
-    memory_limit: process.env.PIPELINE_MEMORY_LIMIT ?? '5GB',
-    threads: process.env.PIPELINE_THREADS ?? String(os.availableParallelism()),
-    temp_directory: tempDir,
-    preserve_insertion_order: 'true',
-  })
+  const instance = await DuckDBInstance.create(':memory:', { ...tuning(), temp_directory: tempDir, preserve_insertion_order: 'true' })
   const conn = await instance.connect()
   // every connection of the instance inherits a global setting
   await conn.run(`set global TimeZone = 'UTC'`)
@@ -45,6 +40,29 @@ export async function openPipelineDb(spillDir?: string): Promise<PipelineDb> {
       instance.closeSync()
       fs.rmSync(tempDir, { recursive: true, force: true })
     },
+  }
+}
+
+/** DuckDB's settings from `PIPELINE_MEMORY_LIMIT` and `PIPELINE_THREADS`. */
+function tuning() {
+  return {
+    memory_limit: process.env.PIPELINE_MEMORY_LIMIT ?? '5GB',
+    threads: process.env.PIPELINE_THREADS ?? String(os.availableParallelism()),
+  }
+}
+
+/**
+ * Fails, naming the variables and DuckDB's reason, when DuckDB refuses `PIPELINE_MEMORY_LIMIT` or `PIPELINE_THREADS`
+ * (checked before a build starts, as its flags are).
+ * @example await checkPipelineTuning() // PIPELINE_MEMORY_LIMIT=bogus: throws
+ */
+export async function checkPipelineTuning(): Promise<void> {
+  const settings = tuning()
+  try {
+    ;(await DuckDBInstance.create(':memory:', settings)).closeSync()
+  } catch (error) {
+    const named = `PIPELINE_MEMORY_LIMIT=${settings.memory_limit}, PIPELINE_THREADS=${settings.threads}`
+    throw new Error(`${named}: ${error instanceof Error ? error.message : String(error)}`)
   }
 }
 

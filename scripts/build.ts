@@ -18,6 +18,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../log/logger.ts'
 import { recordBuild } from '../pipeline/build-status.ts'
 import { buildSettingsFromEnv } from '../pipeline/build-settings.ts'
+import { checkPipelineTuning } from '../pipeline/duckdb.ts'
 import { isCalendarDay } from '../pipeline/raw-days.ts'
 
 /** A mistake in the command line or the environment: a message, no stack trace, exit code 2. */
@@ -67,6 +68,7 @@ function count(name: string, text: string, least: number): number {
 let opts: ReturnType<typeof options>
 try {
   opts = options()
+  await checkPipelineTuning()
 } catch (error) {
   // parseArgs' own errors (an unknown flag, a flag without its value) are usage errors too
   const message = error instanceof Error ? error.message : String(error)

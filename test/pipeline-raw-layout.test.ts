@@ -83,6 +83,8 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
     [['--backfill=-3'], {}, /--backfill must be an integer ≥ 0, got -3/],
     [['--date', '2026-02-30'], {}, /--date must be a real date YYYY-MM-DD, got 2026-02-30/],
     [[], { SNAPSHOT_KEEP: 'abc' }, /SNAPSHOT_KEEP must be a positive integer/],
+    [[], { PIPELINE_MEMORY_LIMIT: 'bogus' }, /PIPELINE_MEMORY_LIMIT=bogus/],
+    [[], { PIPELINE_THREADS: 'many' }, /PIPELINE_THREADS=many/],
   ]
   for (const [args, env, message] of cases) {
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--raw', await raw, '--snapshots', tempDir('layout-cli'), ...args], {
