@@ -71,24 +71,31 @@ export async function openSnapshotSql(snapshotsDir: string) {
 
 /** The views over the snapshot folder `dir` (see above) in `conn`; their names. */
 export async function createSnapshotViews(conn: DuckDBConnection, dir: string): Promise<string[]> {
-  const views = fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length))
-  for (const view of views) {
-    await conn.run(`create view ${view} as select * from read_parquet(${sqlString(path.join(dir, `${view}.parquet`))})`)
-  }
+  const views = snapshotViews(dir)
+  for (const [, statement] of views) await conn.run(statement)
+  return views.map(([name]) => name)
+}
+
+/**
+ * The `create view` statement of each view over the snapshot folder `dir` (see above), in creation order, named: what
+ * `npm run sql -- --views` prints for another DuckDB.
+ */
+export function snapshotViews(dir: string): [string, string][] {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')).map((f) => f.slice(0, -'.parquet'.length))
+  const views: [string, string][] = files.map((view) => [
+    view,
+    `create view ${view} as select * from read_parquet(${sqlString(path.join(dir, `${view}.parquet`))})`,
+  ])
   for (const table of HISTORY_TABLES) {
     const folder = path.join(dir, table.name)
-    const files = fs.existsSync(folder) ? fs.readdirSync(folder).map((part) => path.join(folder, part, PART_FILE)) : []
+    const parts = fs.existsSync(folder) ? fs.readdirSync(folder).map((part) => path.join(folder, part, PART_FILE)) : []
     const columns = Object.entries(table.columns)
-    const parts = files.length > 0
-      ? `read_parquet([${files.map(sqlString).join(', ')}])`
+    const source = parts.length > 0
+      ? `read_parquet([${parts.map(sqlString).join(', ')}])`
       : `(select ${columns.map(([name, type]) => `null::${type} as ${name}`).join(', ')} limit 0)`
-    await conn.run(`create view ${table.name} as with parts as (select * from ${parts}) ${table.view}`)
-    views.push(table.name)
+    views.push([table.name, `create view ${table.name} as with parts as (select * from ${source}) ${table.view}`])
   }
-  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) {
-    await conn.run(`create view ${view} as ${sql}`)
-    views.push(view)
-  }
+  for (const [view, sql] of Object.entries(DERIVED_VIEWS)) views.push([view, `create view ${view} as ${sql}`])
   return views
 }
 

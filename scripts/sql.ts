@@ -3,25 +3,53 @@
  * `<DIR>/current` is a view named after the file (accounts, smart_followers, ...), beside the history tables' views
  * and those derived from them (tweets, mentions, ...: pipeline/snapshot-sql.ts). DIR is `--snapshots`, else
  * `SNAPSHOTS_DIR` (the folder the server serves from), else `snapshots`.
+ * `npm run -s sql -- --views` prints the `create view` statements instead, for another DuckDB (`.read` them in its CLI).
  */
+import fs from 'node:fs'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { formatTable, openSnapshotSql } from '../pipeline/snapshot-sql.ts'
+import { formatTable, openSnapshotSql, snapshotViews } from '../pipeline/snapshot-sql.ts'
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { snapshots: { type: 'string', default: process.env.SNAPSHOTS_DIR || 'snapshots' } },
-})
+const USAGE = 'usage: npm run sql -- "select ..." [--snapshots DIR]\n       npm run -s sql -- --views [--snapshots DIR]'
+
+function options() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        snapshots: { type: 'string', default: process.env.SNAPSHOTS_DIR || 'snapshots' },
+        views: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`)
+    process.exit(2)
+  }
+}
+
+const { values, positionals } = options()
 const sql = positionals.join(' ').trim()
-if (!sql) {
-  console.error('usage: npm run sql -- "select ..." [--snapshots DIR]')
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+if (!sql && !values.views) {
+  console.error(USAGE)
   process.exit(2)
 }
 try {
-  const snapshot = await openSnapshotSql(values.snapshots)
-  try {
-    console.log(formatTable(await snapshot.query(sql)))
-  } finally {
-    snapshot.close()
+  if (values.views) {
+    const current = path.join(values.snapshots, 'current')
+    if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
+    for (const [, statement] of snapshotViews(fs.realpathSync(current))) console.log(`${statement.trim()};`)
+  } else {
+    const snapshot = await openSnapshotSql(values.snapshots)
+    try {
+      console.log(formatTable(await snapshot.query(sql)))
+    } finally {
+      snapshot.close()
+    }
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error))

@@ -7,6 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { HISTORY_TABLES } from '../pipeline/history-tables.ts'
 import { MARTS } from '../pipeline/models.ts'
@@ -74,6 +75,37 @@ Sql('sql :: npm run sql prints a table over one view per snapshot file and the d
   const views = [...MARTS, ...HISTORY_TABLES.map((t) => t.name), ...Object.keys(DERIVED_VIEWS)].sort()
   assert.equal(lines.slice(2, -1).map((l) => l.trim()), views)
   assert.is(lines.at(-1), `(${views.length} rows)`)
+})
+
+Sql('sql :: npm run sql -- --views prints statements that give another DuckDB the same views and answers', async () => {
+  await built
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sql.ts', '--views', '--snapshots', snapshotsDir], { encoding: 'utf8' })
+  assert.is(cli.status, 0, cli.stderr)
+  const instance = await DuckDBInstance.create(':memory:')
+  const conn = await instance.connect()
+  const snapshot = await openSnapshotSql(snapshotsDir)
+  try {
+    await conn.run(`set TimeZone = 'UTC'`)
+    await conn.run(cli.stdout)
+    for (const query of examples) {
+      const own = (await conn.runAndReadAll(query)).getRowsJson()
+      assert.equal(own, (await snapshot.query(query)).rows, query)
+    }
+  } finally {
+    snapshot.close()
+    conn.closeSync()
+    instance.closeSync()
+  }
+})
+
+Sql('sql :: --help prints the usage; an unknown flag is a usage error (exit 2, no stack trace)', () => {
+  const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sql.ts', '--help'], { encoding: 'utf8' })
+  assert.is(help.status, 0)
+  assert.match(help.stdout, /usage: npm run sql/)
+  const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sql.ts', '--bogus'], { encoding: 'utf8' })
+  assert.is(wrong.status, 2)
+  assert.match(wrong.stderr, /Unknown option '--bogus'/)
+  assert.not.match(wrong.stderr, /\n\s+at /)
 })
 
 Sql.run()
