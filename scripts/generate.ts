@@ -5,40 +5,53 @@
  */
 import { parseArgs } from 'node:util'
 import { log } from '../log/logger.ts'
+import { isCalendarDay } from '../pipeline/raw-days.ts'
 import { generateRaw } from './generate/index.ts'
 import { DEFAULT_DAYS, MAX_DAYS, SCALES, type ScaleName } from './generate/scales.ts'
 
-const { values } = parseArgs({
-  options: {
-    scale: { type: 'string', default: 'demo' },
-    seed: { type: 'string', default: '42' },
-    out: { type: 'string', default: 'raw' },
-    'end-date': { type: 'string', default: new Date().toISOString().slice(0, 10) },
-    days: { type: 'string', default: String(DEFAULT_DAYS) },
-  },
-})
+const USAGE = 'usage: npm run generate -- [--scale tiny|demo|large] [--seed N] [--out DIR] [--end-date YYYY-MM-DD] [--days N]'
 
-if (!(values.scale! in SCALES)) {
-  console.error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+/** A mistake in the command line: its message and the usage, exit code 2. */
+function usageError(message: string): never {
+  console.error(`${message}\n${USAGE}`)
   process.exit(2)
 }
-if (!/^\d+$/.test(values.seed!)) {
-  console.error('--seed must be a non-negative integer')
-  process.exit(2)
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        scale: { type: 'string', default: 'demo' },
+        seed: { type: 'string', default: '42' },
+        out: { type: 'string', default: 'raw' },
+        'end-date': { type: 'string', default: new Date().toISOString().slice(0, 10) },
+        days: { type: 'string', default: String(DEFAULT_DAYS) },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values
+  } catch (error) {
+    return usageError(error instanceof Error ? error.message : String(error))
+  }
 }
+
+const values = options()
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+if (!(values.scale in SCALES)) usageError(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+if (!/^\d+$/.test(values.seed)) usageError('--seed must be a non-negative integer')
+if (!isCalendarDay(values['end-date'])) usageError(`--end-date must be a real date YYYY-MM-DD, got ${values['end-date']}`)
 
 const days = Number(values.days)
-if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) {
-  console.error(`--days must be an integer from 1 to ${MAX_DAYS}`)
-  process.exit(2)
-}
+if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) usageError(`--days must be an integer from 1 to ${MAX_DAYS}`)
 
 const started = Date.now()
 const { outDir, counts } = await generateRaw({
   scale: values.scale as ScaleName,
   seed: Number(values.seed),
-  outDir: values.out!,
-  endDate: values['end-date']!,
+  outDir: values.out,
+  endDate: values['end-date'],
   days,
 }).catch((error: unknown) => {
   log.error('generate.failed', { reason: error instanceof Error ? error.message : String(error) })

@@ -3,6 +3,7 @@
  * (files, columns, DuckDB types, keys, referential rules, exact ids beyond 2^53) with a crawler's cadence, is
  * deterministic per seed and end date, and the structure it reports in `_truth.json` is really in the data.
  */
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -246,6 +247,27 @@ Generate('days :: --days N writes N day folders ending on the end date', async (
   await generateRaw({ scale: 'tiny', seed: 42, outDir: out, endDate: END_DATE, days: 3 })
   assert.equal(fs.readdirSync(out).sort(), ['2026-11-20', '2026-11-21', '2026-11-22', '_truth.json'])
   fs.rmSync(out, { recursive: true, force: true })
+})
+
+Generate('cli :: --help prints the usage; a flag mistake exits 2 with its message and the usage, writing nothing', ({ root }) => {
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', ...args], { encoding: 'utf8' })
+  const help = run('--help')
+  assert.is(help.status, 0)
+  assert.match(help.stdout, /usage: npm run generate/)
+  const out = path.join(root, 'refused')
+  for (const [args, message] of [
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--end-date', '2026-02-30'], /--end-date must be a real date YYYY-MM-DD, got 2026-02-30/],
+    [['--days', '0'], /--days must be an integer from 1 to 365/],
+    [['--scale', 'huge'], /--scale must be one of tiny, demo, large/],
+  ] as const) {
+    const cli = run('--scale', 'tiny', '--out', out, ...args)
+    assert.is(cli.status, 2, args.join(' '))
+    assert.match(cli.stderr, message)
+    assert.match(cli.stderr, /usage: npm run generate/)
+    assert.not.match(cli.stderr, /\n\s+at /)
+  }
+  assert.not.ok(fs.existsSync(out))
 })
 
 Generate('graph :: in-degree is heavy-tailed', async ({ conn }) => {
