@@ -176,6 +176,20 @@ Pipeline('cache :: a query is stored on its first miss, then served from the cac
   assert.is(third.headers.get('content-type'), first.headers.get('content-type'))
 })
 
+Pipeline('cache :: a repeated parameter in another order is another query (the first value is the one read)', async () => {
+  const env = await setup()
+  const [a, b] = (await env.query<{ username: string }>(`select username from accounts where is_tracked order by account_idx limit 2`)).map((r) => r.username)
+  const probe = `repeat-${process.pid}-${Date.now()}`
+  const query = (first: string, second: string) => `username=${first}&username=${second}&probe=${probe}`
+  const one = await env.get(`/api/v1/get_platform_score?${query(a, b)}`)
+  const other = await env.get(`/api/v1/get_platform_score?${query(b, a)}`)
+  assert.equal([one.headers.get('x-cache'), other.headers.get('x-cache')], ['MISS', 'MISS'])
+  assert.equal([one.body.username, other.body.username], [a, b])
+  const again = await env.get(`/api/v1/get_platform_score?probe=${probe}&username=${b}&username=${a}`)
+  assert.is(again.headers.get('x-cache'), 'HIT', 'other names around it: the same query')
+  assert.is(again.body.username, b)
+})
+
 Pipeline('cache :: limits is never cached and counts every call', async () => {
   const env = await setup()
   const first = await env.get('limits')
