@@ -197,8 +197,14 @@ function cacheFailed(action: 'get' | 'set', requestId: string, error: unknown): 
 /** The spec's error body, with the error's headers and, when enabled, its real status, for anything thrown. */
 function answerError(error: HTTPError, event: H3Event, realStatus: boolean): string | undefined {
   const call = event.context.call as Call | undefined
-  // h3's own errors outside an operation (a malformed URL) keep h3's answer
-  if (!call) return undefined
+  if (!call) {
+    // h3 refuses a URL that is not valid percent-encoding before routing it: a malformed request, as Node's parser's
+    // (server/main.ts); h3's other errors outside an operation keep h3's answer
+    if (error.status !== 400) return undefined
+    event.res.status = realStatus ? 400 : 200
+    event.res.headers.set('content-type', JSON_TYPE)
+    return asciiJson(errorBody('invalid_params', 'Malformed URL: the path or query is not valid percent-encoding'))
+  }
   const thrown = error.cause
   const apiError =
     thrown instanceof ApiError ? thrown : new ApiError('server_error', `Unexpected error (request ${call.requestId})`)

@@ -98,6 +98,25 @@ Pipeline('too large :: a URL over 16 KB, refused by the HTTP parser, still gets 
   assert.match(body.message, 'Request too large')
 })
 
+Pipeline('malformed URL :: a path that is not valid percent-encoding gets the spec error body (invalid_params; 400 with real statuses)', async () => {
+  const env = await setup()
+  const real = await env.startAnother({ realStatus: true })
+  try {
+    for (const [server, status] of [[env.server, 200], [real, 400]] as const) {
+      for (const pathname of ['api/v1/get_categories%zz', 'api/v1/%', 'healthz%']) {
+        const res = await fetch(`${server.url}${pathname}`, { headers: { 'x-api-key': env.key } })
+        assert.is(res.status, status, pathname)
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/)
+        const body = (await res.json()) as { success: boolean; message: string; error: { code: string } }
+        assert.equal([body.success, body.error.code], [false, 'invalid_params'], pathname)
+        assert.match(body.message, 'Malformed URL')
+      }
+    }
+  } finally {
+    await real.close()
+  }
+})
+
 Pipeline('buckets :: one rate-limit bucket per operation, named api-<operation>', () => {
   assert.is(rateLimitBucket('get_alpha'), 'api-get-alpha')
   assert.is(rateLimitBucket('get_smart_follows'), 'api-get-smart-follows')
