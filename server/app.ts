@@ -198,8 +198,7 @@ function cacheFailed(action: 'get' | 'set', requestId: string, error: unknown): 
 function answerError(error: HTTPError, event: H3Event, realStatus: boolean): string | undefined {
   const call = event.context.call as Call | undefined
   if (!call) {
-    // h3 refuses a URL that is not valid percent-encoding before routing it: a malformed request, as Node's parser's
-    // (server/main.ts); h3's other errors outside an operation keep h3's answer
+    // h3 refuses a URL that is not valid percent-encoding (400) before routing; its other errors keep its answer
     if (error.status !== 400) return undefined
     event.res.status = realStatus ? 400 : 200
     event.res.headers.set('content-type', JSON_TYPE)

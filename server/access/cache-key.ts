@@ -1,8 +1,6 @@
 /**
- * Response cache keys: operation + parameters in a canonical order without the credential + snapshot, so equal
- * queries share an entry. The parameters are read as the operations read them (decoded, `URLSearchParams`) and
- * sorted by name, a repeated name keeping its values in the order sent: the operations read a repeated parameter's
- * first value, so `size=2&size=5` and `size=5&size=2` are different queries.
+ * Response cache keys: operation + the parameters as operations read them (decoded), sorted by name with a repeated
+ * name's values in the order sent (an operation reads the first), without the credential + snapshot.
  *
  * @example cacheKey('get_alpha', '?days=7&api_key=ask_…&by=score', snapshotId) // 'get_alpha?by=score&days=7@2026-11-21_…'
  */
