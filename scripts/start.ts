@@ -1,6 +1,7 @@
 /**
- * `npm start`, the one command: demo raw data if `raw/` is absent, today's snapshot if `current` is not already
- * today's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts; the first snapshot
+ * `npm start`, the one command: demo raw data if `raw/` is absent, the snapshot of the day that just ended (yesterday,
+ * UTC: the day the nightly cron builds, complete, so nothing in it is later than now) if `current` is not already
+ * that day's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts; the first snapshot
  * also scores the 30 days before, as `--backfill 30`, so score history, diffs and explanations are there from the
  * start), a demo account and key on a fresh install (the key is printed once), then the API.
  * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), the build's (STATE_DIR, SNAPSHOT_KEEP) and everything `npm run
@@ -17,8 +18,9 @@ import { generateRaw } from './generate/index.ts'
 import type { ScaleName } from './generate/scales.ts'
 import { serve } from './serve.ts'
 
-const today = new Date().toISOString().slice(0, 10)
-/** Days the first snapshot scores before today (pipeline/build.ts `backfillDays`). */
+/** The day that just ended (UTC). */
+const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+/** Days the first snapshot scores before it (pipeline/build.ts `backfillDays`). */
 const FIRST_BACKFILL_DAYS = 30
 
 async function main(): Promise<void> {
@@ -26,22 +28,22 @@ async function main(): Promise<void> {
   const { rawDir, snapshotsDir } = settings
   if (!fs.existsSync(rawDir)) {
     const scale = (process.env.DEMO_SCALE || 'demo') as ScaleName
-    log.info('start.generate', { raw_dir: rawDir, scale, end_date: today })
-    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: today })
+    log.info('start.generate', { raw_dir: rawDir, scale, end_date: day })
+    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: day })
   }
   const built = currentBuildDate(snapshotsDir)
-  if (built !== today) {
+  if (built !== day) {
     const backfillDays = built === null ? FIRST_BACKFILL_DAYS : 0
-    log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: today, backfill_days: backfillDays })
+    log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: day, backfill_days: backfillDays })
     try {
-      await recordBuild(snapshotsDir, today, () => buildSnapshot({ ...settings, date: today, backfillDays }))
+      await recordBuild(snapshotsDir, day, () => buildSnapshot({ ...settings, date: day, backfillDays }))
     } catch (error) {
       // the last good snapshot keeps serving; with none, there is nothing to serve
       if (currentBuildDate(snapshotsDir) === null) throw error
       log.error('start.build_failed', { error: error instanceof Error ? error.message : String(error), serving: 'the last published snapshot' })
     }
   } else {
-    log.info('start.build_skipped', { reason: 'current snapshot is already today’s', date: today })
+    log.info('start.build_skipped', { reason: 'current snapshot is already that day’s', date: day })
   }
   const services = await createServices(storageConfigFromEnv())
   await ensureDemoKey(services)

@@ -1,5 +1,6 @@
 /**
- * The main command, as a user runs it: `npm start` on a fresh machine generates raw data, builds today's snapshot,
+ * The main command, as a user runs it: `npm start` on a fresh machine generates raw data, builds the snapshot of the
+ * day that just ended,
  * creates a demo account whose key it prints once, serves the API, and stops cleanly on SIGTERM.
  */
 import { suite } from 'uvu'
@@ -52,11 +53,12 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
       if (!health) await new Promise((r) => setTimeout(r, 250))
     }
     assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
-    assert.is(health!.snapshot_date, new Date().toISOString().slice(0, 10))
-    assert.ok(fs.existsSync(path.join(home, 'raw', new Date().toISOString().slice(0, 10), 'accounts.parquet')), 'raw data generated (a folder per day)')
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    assert.is(health!.snapshot_date, yesterday, 'the day that just ended: nothing in it is later than now')
+    assert.ok(fs.existsSync(path.join(home, 'raw', yesterday, 'accounts.parquet')), 'raw data generated (a folder per day)')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'current', 'manifest.json')), 'snapshot published')
     assert.ok(fs.existsSync(path.join(home, 'snapshots', 'last-build.json')), 'the build recorded its outcome')
-    // the first snapshot also scores the 30 days before today: score history and diffs from the start
+    // the first snapshot also scores the 30 days before it: score history and diffs from the start
     const manifest = JSON.parse(fs.readFileSync(path.join(home, 'snapshots', 'current', 'manifest.json'), 'utf8'))
     assert.is(manifest.files.find((f: { file: string }) => f.file === 'score_dates.parquet').rows, 31)
 
@@ -76,14 +78,14 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
   assert.is(await exited, 0, stderr.slice(-2000))
 })
 
-Start('start :: a build of today that fails leaves the last published snapshot serving', async () => {
+Start('start :: a build of the day that just ended that fails leaves the last published snapshot serving', async () => {
   const home = tempDir('start-failed')
-  const today = new Date().toISOString().slice(0, 10)
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
   const raw = await writeDailyRaw(path.join(home, 'raw'), baseRaw(), daysBetween('2026-11-10', BUILD_DATE))
   await buildSnapshot({ rawDir: raw, snapshotsDir: path.join(home, 'snapshots'), date: BUILD_DATE })
-  // today's folder arrives broken
-  await writeDailyRaw(raw, baseRaw(), [today])
-  fs.writeFileSync(path.join(raw, today, 'tweets.parquet'), 'not parquet')
+  // yesterday's folder arrives broken
+  await writeDailyRaw(raw, baseRaw(), [yesterday])
+  fs.writeFileSync(path.join(raw, yesterday, 'tweets.parquet'), 'not parquet')
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'snapshots'), DATA_DIR: path.join(home, 'data'), HOST: '127.0.0.1', PORT: String(port) },
@@ -103,7 +105,7 @@ Start('start :: a build of today that fails leaves the last published snapshot s
     assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
     assert.is(health!.snapshot_date, BUILD_DATE)
     assert.match(stderr, '"event":"start.build_failed"')
-    assert.match(stderr, `${today}/tweets.parquet`)
+    assert.match(stderr, `${yesterday}/tweets.parquet`)
     const status = JSON.parse(fs.readFileSync(path.join(home, 'snapshots', 'last-build.json'), 'utf8'))
     assert.is(status.outcome, 'failed')
   } finally {
