@@ -34,6 +34,7 @@ import { runScore, SCORE_PARAMS } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDays, lookupSource, markPublished,
   guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
+  unpublishedReplaysFrom,
 } from './state.ts'
 import {
   acquireBuildLock, assertCurrentIsLink, currentDir, markFolderPublished, pruneSnapshots, removeAbandoned, swapCurrent, writeMarts, type Manifest,
@@ -158,6 +159,8 @@ interface Modeled {
   rewoundTo: string | null
   /** late folders the state cannot take (a folded day after them has lost its folder, or no built day comes before) */
   unfoldedRawDays: string[]
+  /** the first day replayed since `current` was published (unpublishedReplaysFrom) */
+  unpublishedFrom: string | null
 }
 
 /**
@@ -220,16 +223,19 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   return {
     rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode,
     rawDays: inputs.folders.flatMap((f) => (f.day ? [f.day] : [])), rewoundTo: late.rewoundTo, unfoldedRawDays: late.unfolded,
+    unpublishedFrom: await unpublishedReplaysFrom(conn),
   }
 }
 
 /**
- * The first day whose rows a build may have changed (null: every day, an import): the days it folded, replayed,
- * rewound to or scored, and its date.
+ * The first day whose rows may differ from those `current` was built from (null: every day, an import): the days the
+ * build folded, replayed, rewound to or scored, its date, and the days replayed by a build that stopped before
+ * publishing.
  */
 function changedFrom(modeled: Modeled, date: string): string | null {
   if (modeled.mode === 'import') return null
-  return [date, ...modeled.rawDays, ...modeled.replayed, ...modeled.scoreDates, ...(modeled.rewoundTo ? [modeled.rewoundTo] : [])].sort()[0]
+  const since = [modeled.rewoundTo, modeled.unpublishedFrom].filter((day) => day !== null)
+  return [date, ...modeled.rawDays, ...modeled.replayed, ...modeled.scoreDates, ...since].sort()[0]
 }
 
 /** Free the memory of intermediate tables nothing reads any more before auditing and writing Parquet. */

@@ -155,9 +155,11 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
     if (c.rawDays.length > 0) {
       await conn.run(`insert into st.raw_days select unnest([${c.rawDays.map((d) => `DATE '${d}'`).join(', ')}]), now()`)
     }
+    // unpublished until `current` points to a snapshot built on it (a replay's: the snapshot of the build that replays
+    // it, or of a later one if that build stops before publishing)
     await conn.run(
       `insert into st.days values (DATE '${c.date}', '${c.kind}', ${c.snapshotId ? sqlString(c.snapshotId) : 'null'},
-        ${c.snapshotId ? 'false' : 'true'}, now(), ${sqlString(c.raw)})`,
+        false, now(), ${sqlString(c.raw)})`,
     )
   })
 }
@@ -209,9 +211,21 @@ async function withState<T>(stateDir: string, work: (conn: DuckDBConnection) => 
   }
 }
 
-/** Record that `current` now points to the snapshot `snapshotId`. */
+/**
+ * Record that `current` now points to the snapshot `snapshotId`, and so to the replays committed before it (by its own
+ * build, or by one that stopped before publishing).
+ */
 export async function markPublished(conn: DuckDBConnection, snapshotId: string): Promise<void> {
-  await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(snapshotId)}`)
+  await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(snapshotId)} or (snapshot_id is null and not published)`)
+}
+
+/**
+ * The first day replayed by a build that stopped before publishing (null: none): `current` was built before its
+ * rows, so a build writes its history parts from that day, not links them from `current`.
+ */
+export async function unpublishedReplaysFrom(conn: DuckDBConnection): Promise<string | null> {
+  const day = await queryValue(conn, `select min(day)::varchar from st.days where snapshot_id is null and not published`)
+  return day === null ? null : String(day)
 }
 
 /** Undo an unpublished day (its snapshot could not be published): the state is the day before's again. */
@@ -231,7 +245,7 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
   } catch {}
   for (const day of pending) {
     if (day.snapshot_id === current) {
-      await conn.run(`update st.days set published = true where snapshot_id = ${sqlString(day.snapshot_id!)}`)
+      await markPublished(conn, day.snapshot_id!)
       log.info('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'published' })
       return 'published'
     }
