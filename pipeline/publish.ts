@@ -99,32 +99,70 @@ export function currentDir(snapshotsDir: string): string | null {
 export class BuildLockedError extends Error {}
 
 /**
- * One build at a time per snapshots folder: `.build.lock` holds the builder's pid. A lock whose process is gone
- * (a killed build) is taken over. Returns the release function.
+ * One build at a time per snapshots folder: `.build.lock` holds the builder's pid and, where the OS tells it (Linux),
+ * when that process started (the boot and the start time since boot). A lock whose process is gone (a killed build)
+ * is taken over, and so is one whose pid now names another process (reused after a restart) or a zombie. Returns the
+ * release function.
  */
 export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileNamed(lock, String(process.pid), { flag: 'wx' })
+      writeFileNamed(lock, JSON.stringify({ pid: process.pid, started: startOf(process.pid) }), { flag: 'wx' })
       return () => fs.rmSync(lock, { force: true })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const pid = Number(fs.readFileSync(lock, 'utf8'))
-      if (pid !== process.pid && isAlive(pid)) throw new BuildLockedError(`another build (pid ${pid}) is running on ${snapshotsDir}`)
+      const holder = readHolder(fs.readFileSync(lock, 'utf8'))
+      if (holder.pid !== process.pid && holds(holder)) {
+        throw new BuildLockedError(`another build (pid ${holder.pid}) is running on ${snapshotsDir}`)
+      }
       fs.rmSync(lock, { force: true })
     }
   }
   throw new Error(`cannot lock ${lock}`)
 }
 
-function isAlive(pid: number): boolean {
+interface Holder {
+  pid: number
+  /** startOf(pid) when the lock was taken; undefined in a lock holding the pid alone */
+  started?: string | null
+}
+
+function readHolder(text: string): Holder {
+  try {
+    const holder = JSON.parse(text) as Holder | number
+    return typeof holder === 'number' ? { pid: holder } : holder
+  } catch {
+    return { pid: Number.NaN }
+  }
+}
+
+/** Whether the process that took the lock still runs: its pid is alive, not a zombie, and started when it did. */
+function holds({ pid, started }: Holder): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  const now = startOf(pid)
+  if (now === 'zombie') return false
+  return started === undefined || started === null || now === null || now === started
+}
+
+/**
+ * When process `pid` started, as `<boot id>:<start time in clock ticks since boot>` (/proc, Linux); 'zombie' for a
+ * process that ended and was not reaped; null where the OS does not tell.
+ */
+function startOf(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // the fields after the command name (in parentheses): state is the 3rd field, starttime the 22nd
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (fields[0] === 'Z') return 'zombie'
+    return `${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${fields[19]}`
+  } catch {
+    return null
   }
 }
 
