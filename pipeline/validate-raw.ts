@@ -223,6 +223,23 @@ async function checkRows(conn: DuckDBConnection, spec: RawFile, folders: RawFold
   if (bad) throw new RawInputError(fileName(folders[Number(bad.ord)], spec.file), String(bad.reason), Number(bad.file_row_number) + 1)
 }
 
+/**
+ * Every text of a file is valid UTF-8: DuckDB checks a text column's values when it reads them, so each is read once
+ * here (the rules above leave out optional texts), and a value that is not fails the file, naming its column and value.
+ */
+async function checkText(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<void> {
+  for (const [column, type] of Object.entries(spec.columns)) {
+    if (!type.includes('VARCHAR')) continue
+    try {
+      await queryRows(conn, `select count(${column}) from ${rowsOf(spec.file, folders)}`)
+    } catch (error) {
+      // in a batch, the caller reads the folders one by one to name the file
+      if (folders.length > 1 || !/not valid UTF-?8/i.test(errorMessage(error))) throw error
+      throw new RawInputError(fileName(folders[0], spec.file), `${column} holds text that is not valid UTF-8: ${errorMessage(error)}`)
+    }
+  }
+}
+
 /** The first row a query over the batch selects (`ord`, `file_row_number`, `id`) fails `file` with `reason(id)`. */
 async function failOnFirst(
   conn: DuckDBConnection,
@@ -284,6 +301,7 @@ async function checkFile(conn: DuckDBConnection, spec: RawFile, folders: RawFold
     await checkBatchColumns(conn, spec, folders)
     rows = await countCheckingKey(conn, spec, folders)
     await checkRows(conn, spec, folders)
+    await checkText(conn, spec, folders)
   } catch (error) {
     if (error instanceof RawInputError) throw error
     if (folders.length === 1) throw new RawInputError(fileName(folders[0], spec.file), `unreadable Parquet: ${errorMessage(error)}`)

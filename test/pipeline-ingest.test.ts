@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { AuditError } from '../pipeline/audit-error.ts'
 import { buildSnapshot, runAudits, runModels } from '../pipeline/build.ts'
 import { openPipelineDb } from '../pipeline/duckdb.ts'
@@ -67,6 +68,30 @@ Raw('raw ingest :: a truncated Parquet file fails as unreadable', async () => {
   const bytes = fs.readFileSync(file)
   fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)))
   await expectRejected(dir, { file: 'follow_scans.parquet', reason: /unreadable or truncated Parquet/ })
+})
+
+Raw('raw ingest :: text that is not valid UTF-8, in a required or an optional column, fails naming the file and column', async () => {
+  for (const [file, column, key] of [['tweets.parquet', 'text', 'tweet_id'], ['accounts.parquet', 'description', 'account_id']] as const) {
+    const dir = await rawWith(() => {})
+    const target = path.join(dir, file)
+    // a marker in one row, written uncompressed so that its bytes can be replaced by an invalid UTF-8 sequence
+    await rewriteRaw(dir, file, `select * replace (if(${key} = (select min(${key}) from t), 'ZZmarkZZ', ${column}) as ${column}) from t`)
+    const copy = `${target}.plain.parquet`
+    const instance = await DuckDBInstance.create(':memory:')
+    const conn = await instance.connect()
+    await conn.run(`copy (from read_parquet('${target}')) to '${copy}' (format parquet, compression uncompressed)`)
+    conn.closeSync()
+    instance.closeSync()
+    const bytes = fs.readFileSync(copy)
+    const marker = Buffer.from('ZZmarkZZ')
+    const broken = Buffer.from([0x5a, 0x5a, 0xc3, 0x28, 0x5a, 0x5a, 0x5a, 0x5a])
+    let at = bytes.indexOf(marker)
+    assert.ok(at >= 0)
+    for (; at >= 0; at = bytes.indexOf(marker, at + 1)) broken.copy(bytes, at)
+    fs.writeFileSync(target, bytes)
+    fs.rmSync(copy)
+    await expectRejected(dir, { file, reason: new RegExp(`${column} holds text that is not valid UTF-8`) })
+  }
 })
 
 Raw('raw ingest :: an import of day folders names the day folder of a bad file, and takes copies that differ in extra columns', async () => {
