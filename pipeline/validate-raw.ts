@@ -228,15 +228,20 @@ async function checkRows(conn: DuckDBConnection, spec: RawFile, folders: RawFold
  * here (the rules above leave out optional texts), and a value that is not fails the file, naming its column and value.
  */
 async function checkText(conn: DuckDBConnection, spec: RawFile, folders: RawFolder[]): Promise<void> {
-  for (const [column, type] of Object.entries(spec.columns)) {
-    if (!type.includes('VARCHAR')) continue
-    try {
-      await queryRows(conn, `select count(${column}) from ${rowsOf(spec.file, folders)}`)
-    } catch (error) {
-      // in a batch, the caller reads the folders one by one to name the file
-      if (folders.length > 1 || !/not valid UTF-?8/i.test(errorMessage(error))) throw error
-      throw new RawInputError(fileName(folders[0], spec.file), `${column} holds text that is not valid UTF-8: ${errorMessage(error)}`)
+  const texts = Object.entries(spec.columns).filter(([, type]) => type.includes('VARCHAR')).map(([column]) => column)
+  const read = (columns: string[]) => queryRows(conn, `select ${columns.map((c) => `count(${c})`).join(', ')} from ${rowsOf(spec.file, folders)}`)
+  if (texts.length === 0) return
+  try {
+    await read(texts)
+  } catch (error) {
+    // in a batch, the caller reads the folders one by one to name the file
+    if (folders.length > 1 || !/not valid UTF-?8/i.test(errorMessage(error))) throw error
+    for (const column of texts) {
+      await read([column]).catch((bad: unknown) => {
+        throw new RawInputError(fileName(folders[0], spec.file), `${column} holds text that is not valid UTF-8: ${errorMessage(bad)}`)
+      })
     }
+    throw error
   }
 }
 
