@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { RAW_FILES } from './raw-contract.ts'
 import { RawInputError } from './validate-raw.ts'
 
 export const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
@@ -26,10 +27,11 @@ export function rawLayout(rawDir: string): RawLayout {
   const invalid = names.find((name) => !isCalendarDay(name))
   if (invalid) throw new RawInputError(path.join(root, invalid), 'a day folder must be named by a real date (YYYY-MM-DD)')
   const single = fs.existsSync(path.join(root, 'accounts.parquet'))
-  if (single && names.length > 0) {
+  const stray = RAW_FILES.map((f) => f.file).filter((file) => fs.existsSync(path.join(root, file)))
+  if (stray.length > 0 && names.length > 0) {
     throw new RawInputError(
       root,
-      'holds both day folders and raw files of its own (accounts.parquet, ...): move the stray files away (the single-folder layout, imported from scratch, would replace the state)',
+      `holds both day folders and raw files of its own (${stray.join(', ')}): move the stray files away (the single-folder layout, imported from scratch, would replace the state)`,
     )
   }
   if (single) return { kind: 'single', root }

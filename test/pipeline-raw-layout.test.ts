@@ -52,6 +52,16 @@ Layout('mixed :: day folders beside raw files of the root are refused, the state
     assert.match((error as Error).message, 'holds both day folders and raw files of its own')
   }
   assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
+  // one stray file, not the accounts: refused too, naming it
+  for (const file of fs.readdirSync(path.join(dir, BUILD_DATE))) fs.rmSync(path.join(dir, file))
+  fs.copyFileSync(path.join(dir, BUILD_DATE, 'tags.parquet'), path.join(dir, 'tags.parquet'))
+  try {
+    await buildSnapshot({ rawDir: dir, snapshotsDir: snapshots, date: BUILD_DATE })
+    assert.unreachable('the build must fail')
+  } catch (error) {
+    assert.match((error as Error).message, 'holds both day folders and raw files of its own (tags.parquet)')
+  }
+  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
 })
 
 Layout('current :: a snapshots folder whose current is a real folder fails before any work', async () => {
