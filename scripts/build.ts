@@ -65,6 +65,13 @@ function count(name: string, text: string, least: number): number {
   return n
 }
 
+const USAGE = 'usage: npm run build -- [--raw DIR] [--date YYYY-MM-DD] [--snapshots DIR] [--state DIR] [--keep N] [--backfill N] [--lookups DIR] [--rebuild [--discard-missing]] [--prune-raw]'
+
+/** What the JSON log line says, again in plain words for someone at a terminal (stderr elsewhere stays JSON lines). */
+function onTerminal(text: string): void {
+  if (process.stderr.isTTY) console.error(text)
+}
+
 let opts: ReturnType<typeof options>
 try {
   opts = options()
@@ -72,18 +79,18 @@ try {
 } catch (error) {
   // parseArgs' own errors (an unknown flag, a flag without its value) are usage errors too
   const message = error instanceof Error ? error.message : String(error)
-  log.error('build.usage', { message })
-  console.error(`${message}\nusage: npm run build -- [--raw DIR] [--date YYYY-MM-DD] [--snapshots DIR] [--state DIR] [--keep N] [--backfill N] [--lookups DIR] [--rebuild [--discard-missing]] [--prune-raw]`)
+  log.error('build.usage', { message, usage: USAGE })
+  onTerminal(`${message}\n${USAGE}`)
   process.exit(2)
 }
 
 try {
   const result = await recordBuild(opts.snapshotsDir, opts.date, () => buildSnapshot(opts))
   console.log(`published ${result.snapshotId} → ${result.dir}`)
-  for (const warning of result.warnings) console.error(`published, but after publishing: ${warning}`)
+  for (const warning of result.warnings) onTerminal(`published, but after publishing: ${warning}`)
 } catch (error) {
   const fields = error instanceof Error ? { ...error, message: error.message, name: error.name } : { error }
   log.error('build.failed', fields)
-  console.error(error instanceof Error ? error.message : String(error))
+  onTerminal(error instanceof Error ? error.message : String(error))
   process.exit(1)
 }

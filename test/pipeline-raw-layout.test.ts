@@ -104,6 +104,9 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
     assert.is(cli.status, 2, `${args.join(' ')}: ${cli.stderr}`)
     assert.match(cli.stderr, message)
     assert.not.match(cli.stderr, /\n\s+at /, 'no stack trace')
+    // off a terminal, stderr is the log: JSON lines only, the usage among the fields
+    const lines = cli.stderr.trim().split('\n').map((line) => JSON.parse(line))
+    assert.equal(lines.map((l) => [l.event, typeof l.usage]), [['build.usage', 'string']])
   }
 })
 
@@ -119,6 +122,7 @@ Layout('cli :: a build refused because another one runs leaves last-build.json t
   })
   assert.is(cli.status, 1)
   assert.match(cli.stderr, `another build (pid ${process.pid}) is running`)
+  for (const line of cli.stderr.trim().split('\n')) assert.ok(JSON.parse(line).event, line)
   assert.is(fs.readFileSync(path.join(snapshots, 'last-build.json'), 'utf8'), status)
 })
 
