@@ -62,12 +62,13 @@ test('build lock :: a pid that names another process than the one that locked (r
 
 test('build lock :: the pid of a zombie (a build that ended, not reaped by its parent) is taken over', async () => {
   const dir = tempDir('lock-zombie')
-  // the shell's child exits at once and is never reaped: `sleep` replaces the shell and does not wait for it
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  // the shell's child ends once `sleep 30` has replaced the shell (which could reap it before), and is never reaped:
+  // that `sleep` does not wait for children
+  const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const zombie = Number(await firstLine(parent))
     let state = ''
-    for (let i = 0; i < 100 && state !== 'Z'; i++) {
+    for (let i = 0; i < 200 && state !== 'Z'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20))
       const stat = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')
       state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
