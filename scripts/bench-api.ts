@@ -9,7 +9,7 @@
  * the operation's code on its first requests). Reported:
  * req/s, p50/p99 and the ratio to hello-world per operation and server, the servers' ready time and RSS after the run.
  * Without --snapshots, the scale's snapshot is built under the OS temp folder (from --raw, or from freshly generated
- * raw data) and reused the same day.
+ * raw data: 60 days, 8 at large) and reused the same day.
  * Floors: every operation ≥ 0.25 of hello-world req/s, p99 ≤ 10 ms; RSS ≤ 2 GiB and ready ≤ 10 s at large scale.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -200,6 +200,12 @@ async function pickTargets(snapshotsDir: string): Promise<Targets> {
   return { ids: rows.map((r) => r[0]), usernames: rows.map((r) => r[1]) }
 }
 
+/**
+ * Days of raw data a generated snapshot holds: at large, the 8 days that fill the 7-day windows (a fold of 60 days at
+ * once spills more than a 2-core box's disk holds: docs/pipeline.md); at the other scales, the generator's 60.
+ */
+const GENERATED_DAYS: Partial<Record<ScaleName, number>> = { large: 8 }
+
 /** The scale's snapshot under the OS temp folder, built on first use (raw data generated unless --raw is given). */
 async function ensureSnapshot(scale: ScaleName): Promise<string> {
   const root = path.join(os.tmpdir(), 'account-scoring-bench', scale)
@@ -209,7 +215,7 @@ async function ensureSnapshot(scale: ScaleName): Promise<string> {
   const rawDir = values.raw ? path.resolve(values.raw) : path.join(root, 'raw')
   if (!values.raw) {
     fs.rmSync(rawDir, { recursive: true, force: true })
-    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date })
+    await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: date, days: GENERATED_DAYS[scale] })
   }
   await buildSnapshot({ rawDir, snapshotsDir, date })
   return snapshotsDir
