@@ -41,6 +41,12 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record
 
 const FLOOR_RATIO = 0.25
 const MAX_P99_MS = 10
+/**
+ * Days of raw data a generated snapshot holds: at large, the 8 days that fill the 7-day windows (a fold of 60 days at
+ * once spills more than a 2-core box's disk holds: docs/pipeline.md); at the other scales, the generator's 60.
+ */
+const GENERATED_DAYS: Partial<Record<ScaleName, number>> = { large: 8 }
+
 
 const { values } = parseArgs({
   options: {
@@ -199,12 +205,6 @@ async function pickTargets(snapshotsDir: string): Promise<Targets> {
   instance.closeSync()
   return { ids: rows.map((r) => r[0]), usernames: rows.map((r) => r[1]) }
 }
-
-/**
- * Days of raw data a generated snapshot holds: at large, the 8 days that fill the 7-day windows (a fold of 60 days at
- * once spills more than a 2-core box's disk holds: docs/pipeline.md); at the other scales, the generator's 60.
- */
-const GENERATED_DAYS: Partial<Record<ScaleName, number>> = { large: 8 }
 
 /** The scale's snapshot under the OS temp folder, built on first use (raw data generated unless --raw is given). */
 async function ensureSnapshot(scale: ScaleName): Promise<string> {
