@@ -44,24 +44,21 @@ Layout('mixed :: day folders beside raw files of the root are refused, the state
   const dir = await copy()
   const snapshots = tempDir('layout-mixed')
   const before = await buildSnapshot({ rawDir: dir, snapshotsDir: snapshots, date: '2026-11-21' })
-  for (const file of fs.readdirSync(path.join(dir, BUILD_DATE))) fs.copyFileSync(path.join(dir, BUILD_DATE, file), path.join(dir, file))
-  try {
-    await buildSnapshot({ rawDir: dir, snapshotsDir: snapshots, date: BUILD_DATE })
-    assert.unreachable('the build must fail')
-  } catch (error) {
-    assert.match((error as Error).message, 'holds both day folders and raw files of its own')
+  const refused = async (message: string) => {
+    const error = await buildSnapshot({ rawDir: dir, snapshotsDir: snapshots, date: BUILD_DATE }).then(
+      () => assert.unreachable('the build must fail'),
+      (e: unknown) => e as Error,
+    )
+    assert.match(error!.message, message)
+    assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
   }
-  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
+  const files = fs.readdirSync(path.join(dir, BUILD_DATE))
+  for (const file of files) fs.copyFileSync(path.join(dir, BUILD_DATE, file), path.join(dir, file))
+  await refused('holds both day folders and raw files of its own')
   // one stray file, not the accounts: refused too, naming it
-  for (const file of fs.readdirSync(path.join(dir, BUILD_DATE))) fs.rmSync(path.join(dir, file))
+  for (const file of files) fs.rmSync(path.join(dir, file))
   fs.copyFileSync(path.join(dir, BUILD_DATE, 'tags.parquet'), path.join(dir, 'tags.parquet'))
-  try {
-    await buildSnapshot({ rawDir: dir, snapshotsDir: snapshots, date: BUILD_DATE })
-    assert.unreachable('the build must fail')
-  } catch (error) {
-    assert.match((error as Error).message, 'holds both day folders and raw files of its own (tags.parquet)')
-  }
-  assert.is(fs.readlinkSync(path.join(snapshots, 'current')), before.snapshotId)
+  await refused('holds both day folders and raw files of its own (tags.parquet)')
 })
 
 Layout('current :: a snapshots folder whose current is a real folder fails before any work', async () => {
