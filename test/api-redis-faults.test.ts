@@ -128,6 +128,28 @@ Faults('paused :: a paused Redis answers server_error within about a second, the
   assertJsonLines(stderr)
 })
 
+Faults('paused :: requests that keep arriving while Redis is paused each answer server_error within about a second', async () => {
+  assert.is((await timedGet()).code, 'ok')
+  const stderr = await stderrOf(async () => {
+    ctx.redis.kill('SIGSTOP')
+    try {
+      const answers: Promise<{ code: string; ms: number }>[] = []
+      for (let i = 0; i < 12; i++) {
+        answers.push(timedGet(i % 2 ? 'get_categories' : 'limits'))
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      for (const { code, ms } of await Promise.all(answers)) {
+        assert.is(code, 'server_error')
+        assert.ok(ms < 1600, `answered in ${ms} ms`)
+      }
+    } finally {
+      ctx.redis.kill('SIGCONT')
+    }
+    assert.ok((await recovery()) < 5000)
+  })
+  assertJsonLines(stderr)
+})
+
 Faults('stopped :: a stopped Redis answers server_error at once; requests succeed again once it is back on its port', async () => {
   const stderr = await stderrOf(async () => {
     ctx.redis.kill('SIGTERM')

@@ -53,7 +53,8 @@ type ScriptedRedis = Redis & {
 }
 
 /**
- * How the client meets an outage: a command waits at most `commandTimeout` ms for its answer (a paused Redis), and
+ * How the client meets an outage: a command waits at most `commandTimeout` ms for its answer (a paused Redis; each
+ * is sent as it comes: ioredis' auto-pipelining would hold it while an earlier batch waits, up to twice as long), and
  * none waits for a reconnection (`enableOfflineQueue: false`: a stopped Redis fails commands at once). Either way
  * the request answers `server_error` at once, nothing is admitted uncounted, and the client reconnects on its own
  * (ioredis' retry strategy) so requests succeed again as soon as Redis is back.
@@ -62,7 +63,6 @@ export const REDIS_CLIENT_OPTIONS = {
   commandTimeout: 1000,
   maxRetriesPerRequest: 0,
   enableOfflineQueue: false,
-  enableAutoPipelining: true,
 } as const
 
 /** Connection errors are logged as JSON lines, at most one per this interval (a down Redis repeats them). */
