@@ -1,7 +1,8 @@
 /**
- * Replays committed by a build that then stopped (docs/pipeline.md, "Commit with the snapshot, and what a failure leaves"): the snapshot a later
- * build publishes equals the one the nights would have built on time, every mart and every history part row for row,
- * on generated data (every day's folder differs, so a part kept from before the replays shows).
+ * Replays committed by a build that then stopped (docs/pipeline.md, "Commit with the snapshot, and what a failure
+ * leaves"): the snapshot a later build publishes equals the one the nights would have built on time, every mart and
+ * every history part row for row, on generated data (every day's folder differs, so a part kept from before the
+ * replays shows).
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
