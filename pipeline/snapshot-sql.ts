@@ -47,10 +47,15 @@ export const DERIVED_VIEWS: Record<string, string> = {
     order by h.account_idx, d.date desc`,
 }
 
-export async function openSnapshotSql(snapshotsDir: string) {
+/** The folder `<snapshotsDir>/current` points to (fails when there is none). */
+export function currentSnapshotDir(snapshotsDir: string): string {
   const current = path.join(snapshotsDir, 'current')
   if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
-  const dir = fs.realpathSync(current)
+  return fs.realpathSync(current)
+}
+
+export async function openSnapshotSql(snapshotsDir: string) {
+  const dir = currentSnapshotDir(snapshotsDir)
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   await conn.run(`set TimeZone = 'UTC'`)

@@ -7,7 +7,7 @@
  * (each night in its own child process). Prints per night: wall time, CPU time (user + system: what other work on a
  * shared machine disturbs least), peak RSS, state and snapshot size. With `--sample K` only the import, the 9th to
  * 11th nights, every K-th night, the first two nights of the last month (they write the month that closed as one
- * part, and take tweets delivered again into it) and the last three are measured: the days before each measured
+ * part of the follower counts and of the score history) and the last three are measured: the days before each measured
  * night are caught up by one unmeasured build of the day before it (which replays the missed days, as the nightly CLI
  * does), so a measured night is always one day on the state of the day before. Then the figures of issue 22: the
  * last night's time and peak RSS with its steps beside the 10th night's (which steps grow with the days), how a
@@ -178,7 +178,7 @@ function printReport(scale: ScaleName, nights: Night[], rows: Record<string, num
     const firsts = nightly.filter((n) => isMonthStart(n.k, n.date, last.date))
     if (firsts.length > 0) {
       const listed = firsts.map((n) => `${n.date} ${secs(n.ms)} (${(n.ms / tenth.ms).toFixed(2)}×)`).join(', ')
-      console.log(`a month's first nights (the month before written as one part), against the 10th night: ${listed}`)
+      console.log(`a month's first nights (the month before written as one part of the follower counts and of the score history), against the 10th night: ${listed}`)
     }
     console.log(`nights measured (wall / CPU): ${nightly.map((n) => `${n.date} ${secs(n.ms)} / ${secs(n.cpuMs)}`).join(', ')}`)
     const perDay = (last.stateBytes - tenth.stateBytes) / Math.max(1, daysSince(tenth, last))

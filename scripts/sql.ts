@@ -5,10 +5,8 @@
  * `SNAPSHOTS_DIR` (the folder the server serves from), else `snapshots`.
  * `npm run -s sql -- --views` prints the `create view` statements instead, for another DuckDB (`.read` them in its CLI).
  */
-import fs from 'node:fs'
-import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { formatTable, openSnapshotSql, snapshotViews } from '../pipeline/snapshot-sql.ts'
+import { currentSnapshotDir, formatTable, openSnapshotSql, snapshotViews } from '../pipeline/snapshot-sql.ts'
 
 const USAGE = 'usage: npm run sql -- "select ..." [--snapshots DIR]\n       npm run -s sql -- --views [--snapshots DIR]'
 
@@ -40,9 +38,7 @@ if (!sql && !values.views) {
 }
 try {
   if (values.views) {
-    const current = path.join(values.snapshots, 'current')
-    if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
-    for (const [, statement] of snapshotViews(fs.realpathSync(current))) console.log(`${statement.trim()};`)
+    for (const [, statement] of snapshotViews(currentSnapshotDir(values.snapshots))) console.log(`${statement.trim()};`)
   } else {
     const snapshot = await openSnapshotSql(values.snapshots)
     try {
