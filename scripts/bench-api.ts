@@ -234,7 +234,8 @@ function spawnServer(kind: 'hello' | 'bare' | 'full', snapshotsDir: string): Pro
   const script = fileURLToPath(import.meta.url)
   const child = spawn(process.execPath, ['--import', 'tsx', script, '--child', kind, '--snapshots', snapshotsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    // the snapshot on huge pages, as `npm run serve` runs it (README, Configuration)
+    env: { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1', ...process.env, LOG_LEVEL: 'warn' },
   })
   return new Promise((resolve, reject) => {
     let buffer = ''
