@@ -19,7 +19,8 @@ const UNIT = 1_000_000_000
 
 export const SCORE_PARAMS = {
   algorithm:
-    'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows; '
+    'standing-weighted trustrank: two passes, saturating follower cap with a floor of one trust unit, no echo on '
+    + 'reciprocal follows; '
     + 'score = log of the count of trusted followers over a power of the follower count',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
@@ -36,8 +37,9 @@ export const SCORE_PARAMS = {
   follower_cap: 0.0001,
   /**
    * a follower's weight in the score: 1 when share ≥ trusted_share, else 0; share = what it passes the account in the
-   * last step (seed units). One trust unit: a follower passing any trust counts as one trusted follower, so a weight
-   * moves only when trust starts or stops reaching the follower
+   * last step (seed units). One trust unit: a follower holding trust passes at least this much to every account it
+   * follows (bar the trust it got from that account), so it counts as one trusted follower as soon as trust reaches
+   * it, and a weight moves only when trust starts or stops reaching the follower
    */
   trusted_share: 1e-9,
   /**

@@ -29,9 +29,14 @@ export const EXPLANATION_COMPONENTS = [
   'audience', 'size_followers', 'size_divisor',
   'smart_followers', 'trusted_followers', 'saturated_followers', 'reciprocal_followers', 'seed_followers',
   'seed_share', 'top_follower_share', 'top3_share', 'is_seed', 'seed_standing', 'seed_endowment',
-  'score_7d_ago', 'score_change_7d', 'arrived_7d', 'left_7d', 'arrived_points_7d', 'left_points_7d', 'other_points_7d',
-  'score_30d_ago', 'score_change_30d', 'arrived_30d', 'left_30d', 'arrived_points_30d', 'left_points_30d', 'other_points_30d',
+  'score_7d_ago', 'score_change_7d', 'arrived_7d', 'left_7d', 'trusted_7d', 'untrusted_7d',
+  'arrived_points_7d', 'left_points_7d', 'trusted_points_7d', 'untrusted_points_7d', 'other_points_7d',
+  'score_30d_ago', 'score_change_30d', 'arrived_30d', 'left_30d', 'trusted_30d', 'untrusted_30d',
+  'arrived_points_30d', 'left_points_30d', 'trusted_points_30d', 'untrusted_points_30d', 'other_points_30d',
 ] as const
+
+/** The kinds of change of score_changes.parquet, in the order of their code in `score_changes.change`. */
+export const SCORE_CHANGE_KINDS = ['arrived', 'left', 'trusted', 'untrusted'] as const
 
 /** `<table>.offsets` of a mart grouped by `owner` (sorted ascending in it), `owners` + 1 values. */
 async function writeOffsets(conn: DuckDBConnection, out: ServingWriter, table: string, owner: string, owners: number): Promise<Int32Array> {
@@ -236,7 +241,7 @@ async function writeAll(conn: DuckDBConnection, out: ServingWriter): Promise<voi
       'account_idx',
       {
         days: ['u8', 'days::INTEGER'],
-        arrived: ['u8', "(change = 'arrived')::INTEGER"],
+        change: ['u8', `(list_position(['${SCORE_CHANGE_KINDS.join("', '")}'], change) - 1)::INTEGER`],
         follower_idx: ['i32', 'follower_idx::INTEGER'],
         follower_is_seed: ['u8', 'follower_is_seed::INTEGER'],
         points: ['f64', 'points::DOUBLE'],

@@ -12,11 +12,10 @@ import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBVector 
 import { fileError, writeFileNamed } from './file-write.ts'
 
 /**
- * The layout version of `serving/` (8: the score's size term among the explanation components; 7: the score history's
- * changes of score in parts, `serving/score_history/period=…/`, each account's ranks of the last 30 scored days in
- * `score_ranks.by_account`); the server reads this one only.
+ * The layout version of `serving/`, raised with every change of its files (CHANGELOG.md says which releases need a
+ * rebuild); the server reads this one only.
  */
-export const SERVING_FORMAT = 8
+export const SERVING_FORMAT = 9
 
 /** SQL for the days from 1970-01-01 to the DATE `column` (the serving columns' dates). */
 export const sqlDay = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`

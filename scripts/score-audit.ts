@@ -247,8 +247,9 @@ async function reportSpearman(conn: DuckDBConnection): Promise<void> {
 /**
  * Accounts with the same smart followers on both days: how far their score moved, and how many moved at least the
  * target through the accounts that joined the monitored set that day (against the day scored without them) or through
- * the day's other changes; for those that moved at least the target, how big they are and through which followers:
- * for those with at most 10 trusted followers (all listed in score_contributors), the follower whose weight moved most.
+ * the day's other changes, and how many of those have a follower trust started or stopped reaching; for those that
+ * moved at least the target, how big they are and through which followers: for those with at most 10 trusted
+ * followers (all listed in score_contributors), the follower whose weight moved most.
  */
 async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<void> {
   await conn.run(`
@@ -258,13 +259,18 @@ async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<voi
     unchanged as (select target_id as platform_id from today join yesterday using (target_id) where today.f = yesterday.f)
     select platform_id, abs(b.platform_score - y.platform_score) as d, b.audience,
       greatest(b.trusted_followers, y.trusted_followers) <= 10 as listed,
-      abs(b.platform_score - n.platform_score) as d_joined, abs(n.platform_score - y.platform_score) as d_other
+      abs(b.platform_score - n.platform_score) as d_joined, abs(n.platform_score - y.platform_score) as d_other,
+      -- a follower trust started or stopped reaching (its score crossed 0): what the explanation lists as trusted or
+      -- untrusted (seeds aside)
+      exists (select 1 from base_edges e join base fb on fb.platform_id = e.source_id join before fy using (platform_id)
+              where e.target_id = u.platform_id and (fb.platform_score > 0) <> (fy.platform_score > 0)) as turned
     from unchanged u join base b using (platform_id) join before y using (platform_id) join unjoined n using (platform_id)`)
   const [day] = await queryRows(conn, `
     select count(*) as n, median(d) as p50, quantile_cont(d, 0.99) as p99, max(d) as max_points,
       count(*) filter (where d >= ${TARGET.dayToDayPoints}) as over,
       count(*) filter (where d_joined >= ${TARGET.dayToDayPoints}) as over_joined,
       count(*) filter (where d_other >= ${TARGET.dayToDayPoints}) as over_other,
+      count(*) filter (where d >= ${TARGET.dayToDayPoints} and turned) as over_turned,
       (select count(*) from (select source_id from base_edges except select source_id from before_edges)) as entered,
       median(audience) filter (where d >= ${TARGET.dayToDayPoints}) as over_audience
     from moves`)
@@ -273,7 +279,8 @@ async function reportDayToDay(conn: DuckDBConnection, date: string): Promise<voi
     + ` ${day.over} moved ≥ ${TARGET.dayToDayPoints}  [< ${TARGET.dayToDayPoints}: ${verdict(Number(day.over) === 0)}]`)
   console.log(`  of them, ${day.over_joined} move ≥ ${TARGET.dayToDayPoints} by the accounts that joined the monitored set that`
     + ` day alone (the day scored again without their first scans), ${day.over_other} by the day's other changes alone;`
-    + ` ${day.entered} accounts follow as smart accounts that day and did not the day before`)
+    + ` ${day.entered} accounts follow as smart accounts that day and did not the day before; ${day.over_turned} have a`
+    + ' follower whose score crossed 0 (trust started or stopped reaching it: their explanations list it)')
   if (Number(day.over) === 0) return
   const [why] = await queryRows(conn, `
     with weights as (

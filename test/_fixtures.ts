@@ -51,7 +51,7 @@ async function inScratch<T>(work: (conn: DuckDBConnection) => Promise<T>): Promi
 
 // account_id, username, slug, name, description, profile_image, blue_verified, is_active, is_suspended,
 // is_monitored, followers_count
-const account = (k: number, username: string, name: string | null, flags: { monitored?: boolean; active?: boolean; suspended?: boolean }, followers: number) =>
+export const account = (k: number, username: string, name: string | null, flags: { monitored?: boolean; active?: boolean; suspended?: boolean }, followers: number) =>
   [id(k), username, username.toLowerCase(), name, k % 2 ? `bio ${k}` : null, k % 3 ? `https://img/${k}.png` : null,
    k === 1, flags.active ?? true, flags.suspended ?? false, flags.monitored ?? true, followers]
 

@@ -76,10 +76,11 @@ export function weightOf(share: number): number {
   return share >= SCORE_PARAMS.trusted_share ? 1 : 0
 }
 
-/** What a follower with `trust` and `outdegree` passes to each account it follows. */
+/** What a follower with `trust` and `outdegree` passes to each account it follows (at least trusted_share while it holds that). */
 export function shareOf(trust: number, outdegree: number): number {
+  if (trust < SCORE_PARAMS.trusted_share) return 0
   const raw = (SCORE_PARAMS.alpha * trust) / outdegree
-  return SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap))
+  return Math.max(SCORE_PARAMS.trusted_share, SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap)))
 }
 
 function propagate(n: number, edges: Edge[], seed: number[]) {

@@ -32,8 +32,12 @@ async function expected(query: TestEnv['query'], id: string) {
       score_change: orNull(e[`score_change_${days}d`]),
       arrived: orNull(e[`arrived_${days}d`]),
       left: orNull(e[`left_${days}d`]),
+      trusted: orNull(e[`trusted_${days}d`]),
+      untrusted: orNull(e[`untrusted_${days}d`]),
       arrived_points: orNull(e[`arrived_points_${days}d`]),
       left_points: orNull(e[`left_points_${days}d`]),
+      trusted_points: orNull(e[`trusted_points_${days}d`]),
+      untrusted_points: orNull(e[`untrusted_points_${days}d`]),
       other_points: orNull(e[`other_points_${days}d`]),
       followers: rows.map((r) => ({
         change: r.change,
@@ -135,9 +139,9 @@ Explain('history :: with earlier scores stored, score_ago and score_change are t
   assert.equal(res.body, await expected(query, a.id))
   for (const w of [res.body.changes.week, res.body.changes.month]) {
     assert.is.not(w.score_ago, null)
-    const parts = w.arrived_points + w.left_points + w.other_points
-    assert.ok(Math.abs(parts - w.score_change) < 0.02, JSON.stringify(w))
-    assert.ok(w.followers.length <= 20 && w.followers.length <= w.arrived + w.left)
+    const parts = w.arrived_points + w.left_points + w.trusted_points + w.untrusted_points + w.other_points
+    assert.ok(Math.abs(parts - w.score_change) < 0.03, JSON.stringify(w))
+    assert.ok(w.followers.length <= 20 && w.followers.length <= w.arrived + w.left + w.trusted + w.untrusted)
   }
 })
 
@@ -145,7 +149,10 @@ Explain('not covered :: with no score stored 7 or 30 days before (a first night)
   const { get, query } = await setup()
   const [busy] = await query(`SELECT platform_id::VARCHAR AS id FROM accounts WHERE smart_followers_count > 0 ORDER BY platform_id LIMIT 1`)
   const { body } = await get(OP, { platform_id: busy.id })
-  const unknown = { score_ago: null, score_change: null, arrived: null, left: null, arrived_points: null, left_points: null, other_points: null, followers: [] }
+  const unknown = {
+    ...{ score_ago: null, score_change: null, arrived: null, left: null, trusted: null, untrusted: null },
+    ...{ arrived_points: null, left_points: null, trusted_points: null, untrusted_points: null, other_points: null, followers: [] },
+  }
   assert.equal(body.changes, { week: { days: 7, ...unknown }, month: { days: 30, ...unknown } })
 })
 

@@ -58,16 +58,17 @@ Facts('friendship_followed :: equals the naive diff of consecutive scans for sma
   assert.ok(Number(total) > 50, `only ${total} events`)
 })
 
-Facts('score_changes :: the 20 largest moves of each window; score_explanations counts every arrival and departure, none for a window not scored', async () => {
+Facts('score_changes :: the 20 largest moves of each window; score_explanations counts every change (arrivals, departures, trust started or stopped), none for a window not scored', async () => {
   const { query, file } = await built
   const [[mismatched, windows, unscored]] = await query(`
     with listed as (
       select account_idx, days, count(*) as n, max(position) as last from read_parquet(${file('score_changes')}) group by all
     ),
     counted as (
-      select account_idx, 7 as days, arrived_7d + left_7d as total from read_parquet(${file('score_explanations')})
+      select account_idx, 7 as days, arrived_7d + left_7d + trusted_7d + untrusted_7d as total
+      from read_parquet(${file('score_explanations')})
       union all
-      select account_idx, 30, arrived_30d + left_30d from read_parquet(${file('score_explanations')})
+      select account_idx, 30, arrived_30d + left_30d + trusted_30d + untrusted_30d from read_parquet(${file('score_explanations')})
     )
     -- a window whose look-back day was never scored (total NULL: the 30-day one here) lists nobody
     select count(*) filter (where coalesce(l.n, 0) <> if(c.total is null, 0, least(c.total, 20)) or l.last <> l.n - 1),

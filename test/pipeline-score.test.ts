@@ -11,7 +11,7 @@ import { buildSnapshot } from '../pipeline/build.ts'
 import { SCORE_PARAMS } from '../pipeline/score.ts'
 import { modelScores, pointsOf } from './_score-model.ts'
 import fs from 'node:fs'
-import { BUILD_DATE, baseRaw, copyRaw, flattenRaw, generatedTiny, id, idx, readParquet, rewriteRaw, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
+import { BUILD_DATE, account, baseRaw, copyRaw, flattenRaw, generatedTiny, id, idx, readParquet, rewriteRaw, scan, tempDir, writeRaw, type RawRows } from './_fixtures.ts'
 import { assertSameMarts, marts } from './_state.ts'
 
 async function scores(rows: RawRows, env: Record<string, string> = {}) {
@@ -83,6 +83,28 @@ Score('score :: one follow from a top account lifts a small account', async () =
   const lifted = await scores(rows)
   assert.ok(lifted.score(14) > 0)
   assert.ok(lifted.rank(14) < rank(14))
+})
+
+Score('score :: a follower holding trust counts for every account it follows, however thinly it spreads it', async () => {
+  // Proj (trusted) follows the chain's first link; each link follows the next one and the same 19 fillers, so the
+  // trust a link passes on shrinks about twentyfold per link: the fifth link passes its target less than a unit
+  const rows = baseRaw()
+  const fillers = Array.from({ length: 19 }, (_, i) => 15 + i)
+  const chain = [34, 35, 36, 37, 38]
+  const target = 39
+  for (const k of [...fillers, ...chain, target]) rows['accounts.parquet'].push(account(k, `Link${k}`, null, {}, 10))
+  const proj = rows['follow_scans.parquet'].find((s) => s[2] === id(4))!
+  proj[3] = [...(proj[3] as string[]), id(chain[0])]
+  chain.forEach((k, i) => rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [chain[i + 1] ?? target, ...fillers])))
+  const { dir, score } = await scores(rows)
+  const model = await modelScores(dir)
+  const last = idx(chain[4])
+  const unfloored = SCORE_PARAMS.follower_cap * (1 - Math.exp(-(SCORE_PARAMS.alpha * model.trust[last]) / model.outdegree[last] / SCORE_PARAMS.follower_cap))
+  assert.ok(unfloored < SCORE_PARAMS.trusted_share, `the last link passes ${unfloored} seed units`)
+  assert.ok(model.trust[last] >= SCORE_PARAMS.trusted_share)
+  assert.is(model.weights[idx(target)].get(last), 1)
+  assert.ok(score(target) > 0)
+  assert.is(score(target), model.score[idx(target)])
 })
 
 Score('score :: quality, not size: the same trusted followers score less against more followers (the median of 30 days of counts)', async () => {

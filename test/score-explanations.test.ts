@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
-import { BUILD_DATE, baseRaw, id, idx, readParquet, scan, tempDir, writeRaw } from './_fixtures.ts'
+import { BUILD_DATE, account, baseRaw, id, idx, readParquet, scan, tempDir, writeRaw } from './_fixtures.ts'
 import { divisorOf, modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
 
 const built = (async () => {
@@ -84,7 +84,8 @@ Explanations('changes :: score_change = arrived + left + other, with the look-ba
     for (const days of [7, 30]) {
       const change = e[`score_change_${days}d`] as number
       assert.is(change, Math.round(((e.platform_score as number) - (e[`score_${days}d_ago`] as number)) * 100) / 100)
-      near(change, (e[`arrived_points_${days}d`] as number) + (e[`left_points_${days}d`] as number) + (e[`other_points_${days}d`] as number), 0.011, 'sum')
+      const parts = ['arrived', 'left', 'trusted', 'untrusted', 'other'].map((kind) => e[`${kind}_points_${days}d`] as number)
+      near(change, parts.reduce((sum, p) => sum + p, 0), 0.031, 'sum')
     }
   }
 })
@@ -118,7 +119,8 @@ Changes('changes :: a follow held on the look-back day and now, gone in between,
   const { changes, explanations } = await built
   const rows = changes.filter((c) => c.account_idx === idx(4) && c.follower_id === id(2))
   // held on 11-15 (followed since 11-10) and held now (followed again 11-20): no change in 7 days; not yet held on
-  // 10-23 (the first scan is of 11-10): an arrival in 30 days
+  // 10-23 (the first scan is of 11-10): an arrival in 30 days. VcTwo, a seed scoring 0 then and now, passes trust
+  // from its endowment: not listed as trusted
   assert.equal(rows.map((c) => [c.days, c.change]), [[30, 'arrived']])
   assert.is(explanations[idx(4)].left_7d, 0)
 })
@@ -133,6 +135,64 @@ Changes('changes :: positions order each account and window by |points|', async 
   }
 })
 
+/**
+ * Quiet (17) is followed since 11-10 by Fresh (15) and Faded (16), plain monitored accounts. Proj, trusted, follows
+ * Faded from 11-12 to 11-18 and Fresh from 11-20: on the 7-day look-back (11-15) trust reached Faded and not Fresh,
+ * today the other way round, while Quiet's smart followers stayed the same. Echo (18) and Host (19) follow each
+ * other since 11-10; Proj follows Host from 11-12 to 11-18: Echo's trust came from Host alone, so it passed Host
+ * nothing back (no echo), and neither is reached today.
+ */
+const turned = (async () => {
+  const rows = baseRaw()
+  const plain = (k: number, name: string) => account(k, name, name, {}, 40)
+  rows['accounts.parquet'].push(plain(15, 'Fresh'), plain(16, 'Faded'), plain(17, 'Quiet'), plain(18, 'Echo'), plain(19, 'Host'))
+  rows['follow_scans.parquet'] = rows['follow_scans.parquet'].filter((s) => s[2] !== id(4))
+  rows['follow_scans.parquet'].push(
+    scan(15, '2026-11-10', [17]), scan(16, '2026-11-10', [17]), scan(18, '2026-11-10', [19]), scan(19, '2026-11-10', [18]),
+    scan(4, '2026-11-12', [1, 16, 19]), scan(4, '2026-11-18', [1]), scan(4, '2026-11-20', [1, 15]),
+  )
+  const raw = await writeRaw(tempDir('turned-raw'), rows)
+  const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('turned-snapshots'), date: BUILD_DATE, backfillDays: 30 })
+  const read = (file: string) => readParquet(path.join(dir, `${file}.parquet`))
+  return { model: await modelScores(dir), explanations: await read('score_explanations'), changes: await read('score_changes') }
+})()
+
+const Turned = suite('score_changes: trust started or stopped reaching a follower')
+
+Turned('turned :: Fresh, reached by trust since, is listed as trusted; Faded, no longer reached, as untrusted', async () => {
+  const { model, changes, explanations } = await turned
+  const i = idx(17)
+  const week = changes.filter((c) => c.account_idx === i && c.days === 7)
+  assert.equal(week.map((c) => [c.change, c.follower_id]), [['trusted', id(15)], ['untrusted', id(16)]])
+  const points = (audience: number) => pointsOf(audience, model.sizeFollowers[i])
+  assert.is(model.weights[i].get(idx(16)) ?? 0, 0)
+  near(week[0].points as number, points(model.audience[i]) - points(model.audience[i] - model.weights[i].get(idx(15))!), 0.01, 'Fresh')
+  near(week[1].points as number, points(model.audience[i]) - points(model.audience[i] + 1), 0.01, 'Faded')
+  const e = explanations[i]
+  assert.equal([e.arrived_7d, e.left_7d, e.trusted_7d, e.untrusted_7d], [0, 0, 1, 1])
+  assert.is(e.trusted_points_7d, week[0].points)
+  assert.is(e.untrusted_points_7d, week[1].points)
+  assert.is(e.score_change_7d, 0)
+})
+
+Turned('turned :: over 30 days both arrived (not followed on 10-23); the follows Proj made and dropped are its own arrivals and departures', async () => {
+  const { changes, explanations } = await turned
+  const month = changes.filter((c) => c.account_idx === idx(17) && c.days === 30)
+  assert.equal(month.map((c) => [c.change, c.follower_id]).sort(), [['arrived', id(15)], ['arrived', id(16)]])
+  assert.equal([explanations[idx(17)].trusted_30d, explanations[idx(17)].untrusted_30d], [0, 0])
+  const of = (k: number) => changes.filter((c) => c.account_idx === idx(k) && c.days === 7).map((c) => [c.change, c.follower_id])
+  assert.equal(of(15), [['arrived', id(4)]])
+  assert.equal(of(16), [['left', id(4)]])
+})
+
+Turned('turned :: a follower the account follows back is not listed as untrusted: the trust it had may have been the account\'s own', async () => {
+  const { changes } = await turned
+  const week = (k: number) => changes.filter((c) => c.account_idx === idx(k) && c.days === 7).map((c) => [c.change, c.follower_id])
+  assert.equal(week(19), [['left', id(4)]])
+  assert.equal(week(18), [])
+})
+
 Contributors.run()
 Explanations.run()
 Changes.run()
+Turned.run()

@@ -1,12 +1,13 @@
 /**
  * GET /api/v1/get_score_explanation — why an account has its score (docs/score.md): the components of the score, the
  * followers who count the most toward it (points and share of the score, seed or not, followed back or not) and why it
- * moved over the trailing 7 and 30 days (the smart followers who arrived or left, and what each moved).
+ * moved over the trailing 7 and 30 days (the smart followers who arrived or left, those trust started or stopped
+ * reaching, and what each moved).
  */
 import { array, boolean, id, integer, nullable, number, object, score, string } from '../openapi/schema.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { SCORE_HEAD, scoreHead } from '../queries/profile.ts'
-import { EXPLANATION_COMPONENTS } from '../../pipeline/serving-columns.ts'
+import { EXPLANATION_COMPONENTS, SCORE_CHANGE_KINDS } from '../../pipeline/serving-columns.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 import { defineOperation } from './define.ts'
 
@@ -23,26 +24,24 @@ const COUNTS = ['smart_followers', 'trusted_followers', 'saturated_followers', '
 const SHARES = ['seed_share', 'top_follower_share', 'top3_share'] as const
 const SEED = ['seed_standing', 'seed_endowment'] as const
 
+const fields = (names: readonly string[], schema: () => Record<string, unknown>) =>
+  Object.fromEntries(names.map((name) => [name, schema()]))
 const follower = { platform_id: id(), username: string(), name: nullable(string()), platform_score: score() }
 const windowSchema = object({
   days: integer(),
   score_ago: nullable(score()),
   score_change: nullable(number()),
-  arrived: nullable(integer({ minimum: 0 })),
-  left: nullable(integer({ minimum: 0 })),
-  arrived_points: nullable(number()),
-  left_points: nullable(number()),
+  ...fields(SCORE_CHANGE_KINDS, () => nullable(integer({ minimum: 0 }))),
+  ...fields(SCORE_CHANGE_KINDS.map((kind) => `${kind}_points`), () => nullable(number())),
   other_points: nullable(number()),
-  followers: array(object({ change: string({ enum: ['arrived', 'left'] }), ...follower, is_seed: boolean(), points: number() })),
+  followers: array(object({ change: string({ enum: [...SCORE_CHANGE_KINDS] }), ...follower, is_seed: boolean(), points: number() })),
 })
-const fields = (names: readonly string[], schema: () => Record<string, unknown>) =>
-  Object.fromEntries(names.map((name) => [name, schema()]))
 
 export default defineOperation({
   name: 'get_score_explanation',
   groups: ['Scores'],
   summary:
-    'Why an account has its score: its components, the followers who count the most toward it (points and share, seed or not) and the smart followers who arrived or left over the trailing 7 (`week`) and 30 (`month`) days with what each moved.',
+    'Why an account has its score: its components, the followers who count the most toward it (points and share, seed or not) and, over the trailing 7 (`week`) and 30 (`month`) days, the smart followers who arrived, left, or stayed while trust started (`trusted`) or stopped (`untrusted`) reaching them, with what each moved.',
   parameters: accountParameters('fallback'),
   response: object({
     ...SCORE_HEAD,
@@ -83,10 +82,8 @@ export default defineOperation({
         days,
         score_ago: orNull(column('score_Nd_ago')),
         score_change: orNull(column('score_change_Nd')),
-        arrived: orNull(column('arrived_Nd')),
-        left: orNull(column('left_Nd')),
-        arrived_points: orNull(column('arrived_points_Nd')),
-        left_points: orNull(column('left_points_Nd')),
+        ...Object.fromEntries(SCORE_CHANGE_KINDS.map((kind) => [kind, orNull(column(`${kind}_Nd`))])),
+        ...Object.fromEntries(SCORE_CHANGE_KINDS.map((kind) => [`${kind}_points`, orNull(column(`${kind}_points_Nd`))])),
         other_points: orNull(column('other_points_Nd')),
         followers: changes.filter((change) => change.days === days).slice(0, CHANGES_LISTED).map((change) => change.row),
       }
@@ -107,12 +104,12 @@ function accountChanges(snapshot: Snapshot, idx: number) {
   const changes = snapshot.scoreExplanations.changes
   const [start, end] = [changes.offsets[idx], changes.offsets[idx + 1]]
   const days = changes.days.read(start, end)
-  const arrived = changes.arrived.read(start, end)
+  const kind = changes.change.read(start, end)
   const seed = changes.followerIsSeed.read(start, end)
   const points = changes.points.read(start, end)
   return Array.from(changes.followerIdx.read(start, end), (f, i) => ({
     days: days[i],
-    row: Object.assign({ change: arrived[i] === 1 ? 'arrived' : 'left' }, followerOf(snapshot, f), { is_seed: seed[i] === 1, points: points[i] }),
+    row: Object.assign({ change: SCORE_CHANGE_KINDS[kind[i]] }, followerOf(snapshot, f), { is_seed: seed[i] === 1, points: points[i] }),
   }))
 }
 

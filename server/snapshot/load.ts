@@ -175,7 +175,7 @@ export async function loadSnapshot(dir: string) {
       changes: {
         offsets: offsets('score_changes'),
         days: disk('score_changes.days', 'u8'),
-        arrived: disk('score_changes.arrived', 'u8'),
+        change: disk('score_changes.change', 'u8'),
         followerIdx: disk('score_changes.follower_idx', 'i32'),
         followerIsSeed: disk('score_changes.follower_is_seed', 'u8'),
         points: disk('score_changes.points', 'f64'),

@@ -1,6 +1,14 @@
--- One row per (account, look-back of 7 or 30 days, smart follower that arrived or left since build_date - days),
--- with what that follower moved: for an arrival, the points the account would lose without its weight today; for a
--- departure, the (negative) points its weight would add today, from the follower's trust and out-degree today.
+-- One row per (account, look-back of 7 or 30 days, smart follower that arrived, left, or stayed while trust started
+-- or stopped reaching it since build_date - days), with what that follower moved:
+--   arrived: the points the account would lose without its weight today;
+--   left: the (negative) points its weight would add today, from the follower's trust and out-degree today;
+--   trusted: a follower held then and now, not a seed, that counts today and scored 0 then (trust did not reach it):
+--     the points the account would lose without its weight today;
+--   untrusted: a follower held then and now, not a seed, that scored above 0 then and scores 0 today, passing
+--     nothing (the account does not follow it back, so it passed its trust then): the (negative) points one trusted
+--     follower adds today.
+--   A seed's trust also comes from its endowment, which its score does not show: its changes of trust are not
+--   listed (other_points in score_explanations).
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
 -- day held the follow), as int_growth counts them. A look-back day never scored has no rows: its window's change is
 -- unknown (score_Nd_ago NULL), and so are its parts (on an install's first nights, every follow would count as an
@@ -37,6 +45,26 @@ departed as (
   from closed_since c
   join int_accounts a on a.platform_id = c.source_id and a.is_smart
   where not exists (select 1 from int_smart_edges e where e.source_id = c.source_id and e.target_id = c.target_id)
+),
+-- the followers trust started or stopped reaching, per look-back, seeds aside: their score crossed 0 (a follower
+-- other than a seed holds trust exactly when a trusted follower follows it, so when it scores above 0); few, so
+-- their follows are read from the smart graph rather than every follow's runs
+turned as (
+  select l.days, h.platform_id, s.platform_score > 0 as trusted
+  from lookbacks l
+  join int_score_ago h on h.days = l.days
+  join int_scores s on s.platform_id = h.platform_id
+  anti join int_score_seeds k on k.platform_id = h.platform_id
+  where (h.score_ago = 0) <> (s.platform_score = 0)
+),
+-- their follows held then and now (not arrivals), with the weight each carries today
+turned_follows as (
+  select t.days, e.target_id, e.source_id, t.trusted, c.weight, r.source_id is not null as reciprocal
+  from turned t
+  join int_smart_edges e on e.source_id = t.platform_id
+  left join int_score_contributions c on c.source_id = e.source_id and c.target_id = e.target_id
+  left join int_score_reciprocal r on r.source_id = e.source_id and r.target_id = e.target_id
+  anti join arrived a on a.days = t.days and a.source_id = e.source_id and a.target_id = e.target_id
 )
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
@@ -53,4 +81,12 @@ select d.days, d.target_id, d.source_id, 'left',
 from departed d
 left join int_scores t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id
-left join int_score_outdegree o on o.source_id = d.source_id;
+left join int_score_outdegree o on o.source_id = d.source_id
+union all
+select f.days, f.target_id, f.source_id, if(f.trusted, 'trusted', 'untrusted'),
+  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
+    - score_points(coalesce(t.audience, 0) + if(f.trusted, -f.weight, getvariable('score_unit')),
+                   coalesce(t.size_divisor, 1))
+from turned_follows f
+left join int_scores t on t.platform_id = f.target_id
+where if(f.trusted, f.weight is not null, f.weight is null and not f.reciprocal);

@@ -1,10 +1,11 @@
 -- score_changes.parquet — grain: one row per (account, days ∈ {7, 30}, smart follower that arrived or left since
--- build date − days), the 20 that moved the score most (what get_score_explanation lists); the counts and sums over
--- all of them are in score_explanations.parquet.
+-- build date − days, or stayed while trust started or stopped reaching it), the 20 that moved the score most (what
+-- get_score_explanation lists); the counts and sums over all of them are in score_explanations.parquet.
 -- columns: account_idx, platform_id, days, position (0-based within account and days, by |points| desc then
---   follower_id), change ('arrived' | 'left'), follower_idx, follower_id, follower_is_seed,
---   points (what the follower moved, 2 decimals: an arrival's points are what the account would lose without its
---   share today, ≥ 0; a departure's are what its share would add today, negated, ≤ 0)
+--   follower_id), change ('arrived' | 'left' | 'trusted' | 'untrusted'), follower_idx, follower_id,
+--   follower_is_seed, points (what the follower moved, 2 decimals: an arrival's or a newly trusted follower's points
+--   are what the account would lose without its share today, ≥ 0; a departure's are what its share would add today,
+--   negated, ≤ 0; an untrusted follower's what one trusted follower adds today, negated, ≤ 0)
 -- sort: account_idx, days, position
 create or replace table score_changes as
 select

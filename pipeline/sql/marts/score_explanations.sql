@@ -13,9 +13,11 @@
 --   is_seed, seed_standing (first-pass inflow, seed units), seed_endowment (second-pass seed trust, seed units);
 --     NULL when not a seed
 --   for N in 7 and 30: score_Nd_ago (NULL when that day was never scored), score_change_Nd, arrived_Nd, left_Nd
---     (smart followers that arrived and left since), arrived_points_Nd, left_points_Nd (the sums of what they moved,
---     see score_changes.parquet), other_points_Nd (the rest of the change: the weights of followers that stayed
---     and the follower count); all NULL when score_Nd_ago is
+--     (smart followers that arrived and left since), trusted_Nd, untrusted_Nd (followers that stayed, which trust
+--     started and stopped reaching since), arrived_points_Nd, left_points_Nd, trusted_points_Nd,
+--     untrusted_points_Nd (the sums of what they moved, see score_changes.parquet), other_points_Nd (the rest of the
+--     change: the follower count, and the weights of followers whose change is not listed); all NULL when
+--     score_Nd_ago is
 -- sort: account_idx
 create or replace table score_explanations as
 with followers as (
@@ -40,8 +42,12 @@ changes as (
   select target_id as platform_id, days,
     count(*) filter (where change = 'arrived') as arrived,
     count(*) filter (where change = 'left') as departed,
+    count(*) filter (where change = 'trusted') as trusted,
+    count(*) filter (where change = 'untrusted') as untrusted,
     coalesce(sum(points) filter (where change = 'arrived'), 0) as arrived_points,
-    coalesce(sum(points) filter (where change = 'left'), 0) as left_points
+    coalesce(sum(points) filter (where change = 'left'), 0) as left_points,
+    coalesce(sum(points) filter (where change = 'trusted'), 0) as trusted_points,
+    coalesce(sum(points) filter (where change = 'untrusted'), 0) as untrusted_points
   from int_score_changes
   group by target_id, days
 ),
@@ -49,7 +55,9 @@ changes as (
 windows as (
   select a.platform_id, h.days, h.score_ago,
     coalesce(c.arrived, 0) as arrived, coalesce(c.departed, 0) as departed,
-    coalesce(c.arrived_points, 0) as arrived_points, coalesce(c.left_points, 0) as left_points
+    coalesce(c.trusted, 0) as trusted, coalesce(c.untrusted, 0) as untrusted,
+    coalesce(c.arrived_points, 0) as arrived_points, coalesce(c.left_points, 0) as left_points,
+    coalesce(c.trusted_points, 0) as trusted_points, coalesce(c.untrusted_points, 0) as untrusted_points
   from int_accounts a
   join int_score_ago h on h.platform_id = a.platform_id and h.days in (7, 30) and h.score_ago is not null
   left join changes c on c.platform_id = a.platform_id and c.days = h.days
@@ -74,13 +82,19 @@ select
   w7.score_ago as score_7d_ago,
   round(s.platform_score - w7.score_ago, 2) + 0 as score_change_7d,
   w7.arrived::integer as arrived_7d, w7.departed::integer as left_7d,
+  w7.trusted::integer as trusted_7d, w7.untrusted::integer as untrusted_7d,
   round(w7.arrived_points, 2) as arrived_points_7d, round(w7.left_points, 2) + 0 as left_points_7d,
-  round(s.platform_score - w7.score_ago - w7.arrived_points - w7.left_points, 2) + 0 as other_points_7d,
+  round(w7.trusted_points, 2) as trusted_points_7d, round(w7.untrusted_points, 2) + 0 as untrusted_points_7d,
+  round(s.platform_score - w7.score_ago - w7.arrived_points - w7.left_points - w7.trusted_points
+        - w7.untrusted_points, 2) + 0 as other_points_7d,
   w30.score_ago as score_30d_ago,
   round(s.platform_score - w30.score_ago, 2) + 0 as score_change_30d,
   w30.arrived::integer as arrived_30d, w30.departed::integer as left_30d,
+  w30.trusted::integer as trusted_30d, w30.untrusted::integer as untrusted_30d,
   round(w30.arrived_points, 2) as arrived_points_30d, round(w30.left_points, 2) + 0 as left_points_30d,
-  round(s.platform_score - w30.score_ago - w30.arrived_points - w30.left_points, 2) + 0 as other_points_30d
+  round(w30.trusted_points, 2) as trusted_points_30d, round(w30.untrusted_points, 2) + 0 as untrusted_points_30d,
+  round(s.platform_score - w30.score_ago - w30.arrived_points - w30.left_points - w30.trusted_points
+        - w30.untrusted_points, 2) + 0 as other_points_30d
 from int_accounts a
 join int_scores s on s.platform_id = a.platform_id
 left join followers f on f.platform_id = a.platform_id
