@@ -19,8 +19,8 @@ const UNIT = 1_000_000_000
 
 export const SCORE_PARAMS = {
   algorithm:
-    'standing-weighted trustrank: two passes, saturating follower cap with a floor of one trust unit, no echo on '
-    + 'reciprocal follows; '
+    'standing-weighted trustrank: two passes, saturating follower cap with a floor of one trust unit on plain '
+    + 'follows, no echo on reciprocal follows; '
     + 'score = log of the count of trusted followers over a power of the follower count',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
@@ -38,8 +38,8 @@ export const SCORE_PARAMS = {
   /**
    * a follower's weight in the score: 1 when share ≥ trusted_share, else 0; share = what it passes the account in the
    * last step (seed units). One trust unit: a follower holding trust passes at least this much to every account it
-   * follows (bar the trust it got from that account), so it counts as one trusted follower as soon as trust reaches
-   * it, and a weight moves only when trust starts or stops reaching the follower
+   * follows without being followed back, so it counts as one trusted follower as soon as trust reaches it, and a
+   * weight moves only when trust starts or stops reaching the follower
    */
   trusted_share: 1e-9,
   /**
@@ -90,10 +90,11 @@ async function propagate(conn: DuckDBConnection, pass: string): Promise<void> {
   const started = Date.now()
   await runSqlFile(conn, `intermediate/${SCORE_START}.sql`)
   let steps = 0
-  while (steps < SCORE_PARAMS.iterations) {
+  let converged = false
+  while (steps < SCORE_PARAMS.iterations && !converged) {
     await runSqlFile(conn, `intermediate/${SCORE_ITERATION}.sql`)
     steps++
-    if (Number(await queryValue(conn, 'select moved from int_score_moved')) === 0) break
+    converged = Number(await queryValue(conn, 'select moved from int_score_moved')) === 0
   }
   const edges = Number(await queryValue(conn, 'select count(*) from int_smart_edges'))
   log.info('build.step', {
@@ -103,4 +104,6 @@ async function propagate(conn: DuckDBConnection, pass: string): Promise<void> {
     rows: edges * steps,
     ms: Date.now() - started,
   })
+  // trust then reaches only the accounts within `iterations` follows of a seed (docs/score.md, Cost)
+  if (!converged) log.warn('score.pass_unconverged', { pass, iterations: steps })
 }

@@ -76,11 +76,15 @@ export function weightOf(share: number): number {
   return share >= SCORE_PARAMS.trusted_share ? 1 : 0
 }
 
-/** What a follower with `trust` and `outdegree` passes to each account it follows (at least trusted_share while it holds that). */
-export function shareOf(trust: number, outdegree: number): number {
-  if (trust < SCORE_PARAMS.trusted_share) return 0
+/**
+ * What a follower with `trust` and `outdegree` passes to each account it follows: at least trusted_share while it
+ * holds that much, on a plain follow; on a reciprocal one (`floor: false`), below a unit passes nothing.
+ */
+export function shareOf(trust: number, outdegree: number, floor = true): number {
   const raw = (SCORE_PARAMS.alpha * trust) / outdegree
-  return Math.max(SCORE_PARAMS.trusted_share, SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap)))
+  const share = SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap))
+  if (!floor) return share < SCORE_PARAMS.trusted_share ? 0 : share
+  return trust < SCORE_PARAMS.trusted_share ? 0 : Math.max(SCORE_PARAMS.trusted_share, share)
 }
 
 function propagate(n: number, edges: Edge[], seed: number[]) {
@@ -96,7 +100,7 @@ function propagate(n: number, edges: Edge[], seed: number[]) {
     const nextEcho = new Map<string, number>()
     for (const e of edges) {
       const back = e.reciprocal ? (echo.get(`${e.to}>${e.from}`) ?? 0) : 0
-      const share = shareOf(Math.max(0, trust[e.from] - back), outdegree[e.from])
+      const share = shareOf(Math.max(0, trust[e.from] - back), outdegree[e.from], !e.reciprocal)
       inflow[e.to] += share
       shares[e.to].set(e.from, share)
       if (e.reciprocal) nextEcho.set(`${e.from}>${e.to}`, share)

@@ -85,18 +85,25 @@ Score('score :: one follow from a top account lifts a small account', async () =
   assert.ok(lifted.rank(14) < rank(14))
 })
 
-Score('score :: a follower holding trust counts for every account it follows, however thinly it spreads it', async () => {
-  // Proj (trusted) follows the chain's first link; each link follows the next one and the same 19 fillers, so the
-  // trust a link passes on shrinks about twentyfold per link: the fifth link passes its target less than a unit
+/**
+ * Proj (trusted) follows a chain's first link; each link follows the next one and the same 19 fillers, so the trust a
+ * link passes on shrinks about twentyfold per link: the fifth link passes its target (39) less than a unit.
+ */
+const chain = [34, 35, 36, 37, 38]
+const target = 39
+function chainRows(): RawRows {
   const rows = baseRaw()
   const fillers = Array.from({ length: 19 }, (_, i) => 15 + i)
-  const chain = [34, 35, 36, 37, 38]
-  const target = 39
   for (const k of [...fillers, ...chain, target]) rows['accounts.parquet'].push(account(k, `Link${k}`, null, {}, 10))
   const proj = rows['follow_scans.parquet'].find((s) => s[2] === id(4))!
   proj[3] = [...(proj[3] as string[]), id(chain[0])]
   chain.forEach((k, i) => rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [chain[i + 1] ?? target, ...fillers])))
-  const { dir, score } = await scores(rows)
+  return rows
+}
+const chained = scores(chainRows())
+
+Score('score :: a follower holding trust counts for every account it follows, however thinly it spreads it', async () => {
+  const { dir, score } = await chained
   const model = await modelScores(dir)
   const last = idx(chain[4])
   const unfloored = SCORE_PARAMS.follower_cap * (1 - Math.exp(-(SCORE_PARAMS.alpha * model.trust[last]) / model.outdegree[last] / SCORE_PARAMS.follower_cap))
@@ -105,6 +112,21 @@ Score('score :: a follower holding trust counts for every account it follows, ho
   assert.is(model.weights[idx(target)].get(last), 1)
   assert.ok(score(target) > 0)
   assert.is(score(target), model.score[idx(target)])
+})
+
+Score('score :: a clique that follows a barely trusted target, followed back, returns it nothing', async () => {
+  // ten accomplices follow the chain's target and each other, and the target follows them all back
+  const rows = chainRows()
+  const clique = Array.from({ length: 10 }, (_, i) => 40 + i)
+  for (const k of clique) {
+    rows['accounts.parquet'].push(account(k, `Mate${k}`, null, {}, 10))
+    rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [target, ...clique.filter((o) => o !== k)]))
+  }
+  rows['follow_scans.parquet'].push(scan(target, '2026-11-10', clique))
+  const { score } = await scores(rows)
+  assert.ok(score(target) > 0)
+  assert.is(score(target), (await chained).score(target))
+  for (const k of clique) assert.is(score(k), 0)
 })
 
 Score('score :: quality, not size: the same trusted followers score less against more followers (the median of 30 days of counts)', async () => {

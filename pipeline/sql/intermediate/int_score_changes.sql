@@ -5,8 +5,8 @@
 --   trusted: a follower held then and now, not a seed, that counts today and scored 0 then (trust did not reach it):
 --     the points the account would lose without its weight today;
 --   untrusted: a follower held then and now, not a seed, that scored above 0 then and scores 0 today, passing
---     nothing (the account does not follow it back, so it passed its trust then): the (negative) points one trusted
---     follower adds today.
+--     nothing (the account follows it back neither then nor now, so it passed its trust then): the (negative) points
+--     one trusted follower adds today.
 --   A seed's trust also comes from its endowment, which its score does not show: its changes of trust are not
 --   listed (other_points in score_explanations).
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
@@ -50,20 +50,30 @@ departed as (
 -- other than a seed holds trust exactly when a trusted follower follows it, so when it scores above 0); few, so
 -- their follows are read from the smart graph rather than every follow's runs
 turned as (
-  select l.days, h.platform_id, s.platform_score > 0 as trusted
+  select l.days, l.since, h.platform_id, s.platform_score > 0 as trusted
   from lookbacks l
   join int_score_ago h on h.days = l.days
   join int_scores s on s.platform_id = h.platform_id
   anti join int_score_seeds k on k.platform_id = h.platform_id
   where (h.score_ago = 0) <> (s.platform_score = 0)
 ),
--- their follows held then and now (not arrivals), with the weight each carries today
+-- the accounts that followed an untrusted follower on the look-back day: it may have owed them all its trust then
+followed_then as (
+  select t.days, b.source_id as account_id, b.target_id as follower_id
+  from turned t
+  join int_runs b on b.target_id = t.platform_id
+  where not t.trusted and b.valid_from <= t.since and (b.valid_to is null or b.valid_to > t.since)
+),
+-- their follows held then and now (not arrivals), with the weight each carries today and whether the account follows
+-- the follower back, now or on the look-back day
 turned_follows as (
-  select t.days, e.target_id, e.source_id, t.trusted, c.weight, r.source_id is not null as reciprocal
+  select t.days, e.target_id, e.source_id, t.trusted, c.weight,
+    r.source_id is not null or b.account_id is not null as reciprocal
   from turned t
   join int_smart_edges e on e.source_id = t.platform_id
   left join int_score_contributions c on c.source_id = e.source_id and c.target_id = e.target_id
   left join int_score_reciprocal r on r.source_id = e.source_id and r.target_id = e.target_id
+  left join followed_then b on b.days = t.days and b.account_id = e.target_id and b.follower_id = e.source_id
   anti join arrived a on a.days = t.days and a.source_id = e.source_id and a.target_id = e.target_id
 )
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
@@ -76,7 +86,7 @@ union all
 select d.days, d.target_id, d.source_id, 'left',
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
     - score_points(coalesce(t.audience, 0)
-                   + follower_weight(saturated_share(coalesce(f.trust, 0), coalesce(o.outdegree, 0) + 1)),
+                   + follower_weight(plain_share(coalesce(f.trust, 0), coalesce(o.outdegree, 0) + 1)),
                    coalesce(t.size_divisor, 1))
 from departed d
 left join int_scores t on t.platform_id = d.target_id
