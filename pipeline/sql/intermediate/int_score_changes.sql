@@ -47,7 +47,7 @@ departed as (
   where not exists (select 1 from int_smart_edges e where e.source_id = c.source_id and e.target_id = c.target_id)
 ),
 -- the followers trust started or stopped reaching, per look-back, seeds aside: their score crossed 0 (a follower
--- other than a seed holds trust exactly when a trusted follower follows it, so when it scores above 0); few, so
+-- other than a seed holds trust exactly when a follower passes it trust, so when it scores above 0); few, so
 -- their follows are read from the smart graph rather than every follow's runs
 turned as (
   select l.days, l.since, h.platform_id, s.platform_score > 0 as trusted

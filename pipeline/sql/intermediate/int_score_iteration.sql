@@ -8,9 +8,10 @@
 -- while that is small against the cap and about the cap once it is large, so an established follower's contribution
 -- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are exact
 -- whatever the thread count; a plain follow passes at least one unit while its follower holds one (plain_share), so
--- trust reaches every account its holders follow without being followed back. Every edge first passes its source's plain share; the reciprocal
--- edges (a few in a thousand) then add the difference between their echo-free share, with no such floor (a clique
--- that follows back a barely trusted target would otherwise return it a unit per member), and the plain one.
+-- trust reaches every account its holders follow without being followed back. Every edge first passes its source's
+-- plain share; the reciprocal edges (a few in a thousand) then add the difference between their echo-free share, with
+-- no such floor (a clique that follows back a barely trusted target would otherwise return it a unit per member),
+-- and the plain one.
 create or replace table int_score_shares as
 with source_share as (
   select d.source_id, d.outdegree, t.trust, plain_share(t.trust, d.outdegree) as share
