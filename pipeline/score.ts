@@ -1,9 +1,9 @@
 /**
  * The platform score (docs/score.md): trust propagated from category seeds over the smart follow graph, in two
  * passes (the second endows each seed by the standing the first gave it), with a cap on what one follower passes
- * and no echo along reciprocal follows. The score counts an account's trusted followers (each weighted by a
- * saturating function of the trust it passes) against the size of its whole audience (its follower count, the
- * median of the last 30 days), on an absolute log scale 0..1000. The propagation is SQL (int_score_*.sql,
+ * and no echo along reciprocal follows. The score counts an account's trusted followers (the smart followers
+ * holding trust they did not get from it, each as one) against the size of its whole audience (its follower count,
+ * the median of the last 30 days), on an absolute log scale 0..1000. The propagation is SQL (int_score_*.sql,
  * int_scores.sql); this module holds its parameters and runs the passes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
@@ -19,9 +19,9 @@ const UNIT = 1_000_000_000
 
 export const SCORE_PARAMS = {
   algorithm:
-    'standing-weighted trustrank: two passes, saturating follower cap with a floor of one trust unit on plain '
-    + 'follows, no echo on reciprocal follows; '
-    + 'score = log of the count of trusted followers over a power of the follower count',
+    'standing-weighted trustrank: two passes, saturating follower cap, no echo on reciprocal follows; '
+    + 'score = log of the count of trusted followers (holding trust they did not get from the account) over a power '
+    + 'of the follower count',
   /** share of trust passed along follows each step; 1 - alpha returns to the seeds */
   alpha: 0.85,
   /**
@@ -36,10 +36,10 @@ export const SCORE_PARAMS = {
   /** most one follower passes to one account per step, in seed units: share = cap · (1 - exp(-raw / cap)) */
   follower_cap: 0.0001,
   /**
-   * a follower's weight in the score: 1 when share ≥ trusted_share, else 0; share = what it passes the account in the
-   * last step (seed units). One trust unit: a follower holding trust passes at least this much to every account it
-   * follows without being followed back, so it counts as one trusted follower as soon as trust reaches it, and a
-   * weight moves only when trust starts or stops reaching the follower
+   * a follower's weight in an account's score: 1 when the trust it holds (seed units), less what the account passed
+   * it (a follow-back echoes nothing), is at least trusted_share, else 0. One trust unit: a follower holding any trust
+   * counts as one trusted follower for every account it follows, however thinly it spreads its trust, so a weight
+   * moves only when trust starts or stops reaching the follower
    */
   trusted_share: 1e-9,
   /**

@@ -71,20 +71,16 @@ async function sizeFollowers(dir: string, accounts: Record<string, unknown>[]): 
   })
 }
 
-/** A follower's weight in the score of an account it passes `share` (seed units). */
-export function weightOf(share: number): number {
-  return share >= SCORE_PARAMS.trusted_share ? 1 : 0
+/** A follower's weight in the score of an account, from the trust (seed units) it holds that it did not get from it. */
+export function weightOf(trust: number): number {
+  return trust >= SCORE_PARAMS.trusted_share ? 1 : 0
 }
 
-/**
- * What a follower with `trust` and `outdegree` passes to each account it follows: at least trusted_share while it
- * holds that much, on a plain follow; on a reciprocal one (`floor: false`), below a unit passes nothing.
- */
-export function shareOf(trust: number, outdegree: number, floor = true): number {
+/** What a follower with `trust` and `outdegree` passes to each account it follows, floored to whole trust units. */
+export function shareOf(trust: number, outdegree: number): number {
   const raw = (SCORE_PARAMS.alpha * trust) / outdegree
-  const share = SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap))
-  if (!floor) return share < SCORE_PARAMS.trusted_share ? 0 : share
-  return trust < SCORE_PARAMS.trusted_share ? 0 : Math.max(SCORE_PARAMS.trusted_share, share)
+  const units = 1 / SCORE_PARAMS.trust_unit
+  return Math.floor(units * SCORE_PARAMS.follower_cap * (1 - Math.exp(-raw / SCORE_PARAMS.follower_cap))) / units
 }
 
 function propagate(n: number, edges: Edge[], seed: number[]) {
@@ -94,21 +90,25 @@ function propagate(n: number, edges: Edge[], seed: number[]) {
   let inflow: number[] = new Array(n).fill(0)
   let echo = new Map<string, number>()
   let shares: Map<number, number>[] = []
+  // what each follower held in the last step that it did not get from the account it passes to
+  let own: Map<number, number>[] = []
   for (let i = 0; i < SCORE_PARAMS.iterations; i++) {
     inflow = new Array(n).fill(0)
     shares = Array.from({ length: n }, () => new Map<number, number>())
+    own = Array.from({ length: n }, () => new Map<number, number>())
     const nextEcho = new Map<string, number>()
     for (const e of edges) {
       const back = e.reciprocal ? (echo.get(`${e.to}>${e.from}`) ?? 0) : 0
-      const share = shareOf(Math.max(0, trust[e.from] - back), outdegree[e.from], !e.reciprocal)
+      const share = shareOf(Math.max(0, trust[e.from] - back), outdegree[e.from])
       inflow[e.to] += share
       shares[e.to].set(e.from, share)
+      own[e.to].set(e.from, trust[e.from] - back)
       if (e.reciprocal) nextEcho.set(`${e.from}>${e.to}`, share)
     }
     echo = nextEcho
     trust = seed.map((s, v) => (1 - SCORE_PARAMS.alpha) * s + inflow[v])
   }
-  return { inflow, shares, trust, outdegree }
+  return { inflow, shares, own, trust, outdegree }
 }
 
 /** The score of every account of a snapshot folder, by account_idx. */
@@ -130,8 +130,8 @@ export async function modelScores(dir: string): Promise<ScoreModel> {
   )
   const standing = propagate(n, edges, accounts.map((_, i) => (seeds.has(i) ? 1 : 0)))
   const endowment = new Map([...seeds].map((s) => [s, 1 - Math.exp(-standing.inflow[s] / SCORE_PARAMS.full_standing)]))
-  const { inflow, shares, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
-  const weights = shares.map((m) => new Map([...m].map(([f, share]) => [f, weightOf(share)])))
+  const { inflow, shares, own, trust, outdegree } = propagate(n, edges, accounts.map((_, i) => endowment.get(i) ?? 0))
+  const weights = own.map((m) => new Map([...m].map(([f, held]) => [f, weightOf(held)])))
   const audience = weights.map((m) => [...m.values()].reduce((a, b) => a + b, 0))
   const size = await sizeFollowers(dir, accounts)
   const score = audience.map((x, i) => Math.round(pointsOf(x, size[i]) * 100) / 100)

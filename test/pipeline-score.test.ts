@@ -87,17 +87,18 @@ Score('score :: one follow from a top account lifts a small account', async () =
 
 /**
  * Proj (trusted) follows a chain's first link; each link follows the next one and the same 19 fillers, so the trust a
- * link passes on shrinks about twentyfold per link: the fifth link passes its target (39) less than a unit.
+ * link passes on shrinks about twentyfold per link: the fourth link (37) holds a few units and passes each account it
+ * follows less than one.
  */
 const chain = [34, 35, 36, 37, 38]
-const target = 39
+const thin = idx(37)
 function chainRows(): RawRows {
   const rows = baseRaw()
   const fillers = Array.from({ length: 19 }, (_, i) => 15 + i)
-  for (const k of [...fillers, ...chain, target]) rows['accounts.parquet'].push(account(k, `Link${k}`, null, {}, 10))
+  for (const k of [...fillers, ...chain, 39]) rows['accounts.parquet'].push(account(k, `Link${k}`, null, {}, 10))
   const proj = rows['follow_scans.parquet'].find((s) => s[2] === id(4))!
   proj[3] = [...(proj[3] as string[]), id(chain[0])]
-  chain.forEach((k, i) => rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [chain[i + 1] ?? target, ...fillers])))
+  chain.forEach((k, i) => rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [chain[i + 1] ?? 39, ...fillers])))
   return rows
 }
 const chained = scores(chainRows())
@@ -105,28 +106,37 @@ const chained = scores(chainRows())
 Score('score :: a follower holding trust counts for every account it follows, however thinly it spreads it', async () => {
   const { dir, score } = await chained
   const model = await modelScores(dir)
-  const last = idx(chain[4])
-  const unfloored = SCORE_PARAMS.follower_cap * (1 - Math.exp(-(SCORE_PARAMS.alpha * model.trust[last]) / model.outdegree[last] / SCORE_PARAMS.follower_cap))
-  assert.ok(unfloored < SCORE_PARAMS.trusted_share, `the last link passes ${unfloored} seed units`)
-  assert.ok(model.trust[last] >= SCORE_PARAMS.trusted_share)
-  assert.is(model.weights[idx(target)].get(last), 1)
-  assert.ok(score(target) > 0)
-  assert.is(score(target), model.score[idx(target)])
+  const unfloored = SCORE_PARAMS.follower_cap * (1 - Math.exp(-(SCORE_PARAMS.alpha * model.trust[thin]) / model.outdegree[thin] / SCORE_PARAMS.follower_cap))
+  assert.ok(model.trust[thin] >= SCORE_PARAMS.trusted_share && unfloored < SCORE_PARAMS.trusted_share, `link 37 passes ${unfloored} seed units`)
+  // the fifth link counts it as a trusted follower although it received nothing, so it passes nothing on: its
+  // own follow (39) gains nothing
+  const contributors = await readParquet(path.join(dir, 'score_contributors.parquet'), `select follower_idx from t where account_idx = ${idx(38)}`)
+  assert.equal(contributors.map((c) => c.follower_idx), [thin])
+  assert.ok(score(38) > 0)
+  assert.is(score(38), model.score[idx(38)])
+  assert.is(score(39), 0)
 })
 
-Score('score :: a clique that follows a barely trusted target, followed back, returns it nothing', async () => {
-  // ten accomplices follow the chain's target and each other, and the target follows them all back
-  const rows = chainRows()
-  const clique = Array.from({ length: 10 }, (_, i) => 40 + i)
-  for (const k of clique) {
-    rows['accounts.parquet'].push(account(k, `Mate${k}`, null, {}, 10))
-    rows['follow_scans.parquet'].push(scan(k, '2026-11-10', [target, ...clique.filter((o) => o !== k)]))
+Score('score :: a barely trusted account passes its accomplices nothing to give on, spread or followed back', async () => {
+  // link 37 (a few units) follows ten accomplices, which follow 50 only; or ten accomplices follow 37 and each other,
+  // and 37 follows them back
+  const accomplices = Array.from({ length: 10 }, (_, i) => 40 + i)
+  const spread = chainRows()
+  const clique = chainRows()
+  for (const rows of [spread, clique]) {
+    for (const k of [...accomplices, 50]) rows['accounts.parquet'].push(account(k, `Mate${k}`, null, {}, 10))
+    const thinScan = rows['follow_scans.parquet'].find((s) => s[2] === id(37))!
+    thinScan[3] = [...(thinScan[3] as string[]), ...accomplices.map(id)]
   }
-  rows['follow_scans.parquet'].push(scan(target, '2026-11-10', clique))
-  const { score } = await scores(rows)
-  assert.ok(score(target) > 0)
-  assert.is(score(target), (await chained).score(target))
-  for (const k of clique) assert.is(score(k), 0)
+  for (const k of accomplices) {
+    spread['follow_scans.parquet'].push(scan(k, '2026-11-10', [50]))
+    clique['follow_scans.parquet'].push(scan(k, '2026-11-10', [37, ...accomplices.filter((o) => o !== k)]))
+  }
+  const fanned = await scores(spread)
+  assert.ok(accomplices.every((k) => fanned.score(k) > 0), 'each accomplice counts 37 as a trusted follower')
+  assert.is(fanned.score(50), 0)
+  const returned = await scores(clique)
+  assert.is(returned.score(37), (await chained).score(37))
 })
 
 Score('score :: quality, not size: the same trusted followers score less against more followers (the median of 30 days of counts)', async () => {

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { BUILD_DATE, account, baseRaw, id, idx, readParquet, scan, tempDir, writeRaw } from './_fixtures.ts'
-import { divisorOf, modelScores, pointsOf, shareOf, weightOf } from './_score-model.ts'
+import { divisorOf, modelScores, pointsOf, weightOf } from './_score-model.ts'
 
 const built = (async () => {
   const rows = baseRaw()
@@ -30,12 +30,12 @@ const near = (a: number, b: number, tolerance: number, what: string) => assert.o
 
 const Contributors = suite('score_contributors')
 
-Contributors('contributors :: the followers that pass an account trust, weightiest first, as the model computes them', async () => {
+Contributors('contributors :: the followers holding trust the account did not give them, weightiest first, as the model computes them', async () => {
   const { model, contributors, accounts } = await built
   accounts.forEach((a, i) => {
     const rows = contributors.filter((c) => c.account_idx === i)
     const shares = model.shares[i]
-    const expected = [...model.weights[i]].filter(([f]) => shares.get(f)! > 0)
+    const expected = [...model.weights[i]].filter(([, weight]) => weight > 0)
       .sort((x, y) => y[1] - x[1] || shares.get(y[0])! - shares.get(x[0])! || x[0] - y[0])
     if ((a.platform_score as number) === 0) return assert.is(rows.length, 0, String(a.username))
     assert.equal(rows.map((r) => r.position), rows.map((_, p) => p))
@@ -69,7 +69,7 @@ Explanations('components :: audience in trusted-follower units, the size term, f
     near(e.size_followers as number, model.sizeFollowers[i], 1e-9, `${accounts[i].username} size_followers`)
     near(e.size_divisor as number, divisorOf(model.sizeFollowers[i]), 1e-4, `${accounts[i].username} size_divisor`)
     assert.is(e.smart_followers, accounts[i].smart_followers_count)
-    assert.is(e.trusted_followers, [...model.shares[i].values()].filter((s) => s > 0).length)
+    assert.is(e.trusted_followers, [...model.weights[i].values()].filter((w) => w > 0).length)
     assert.is(e.is_seed, model.seeds.has(i))
     if (model.seeds.has(i)) near(e.seed_endowment as number, model.endowment.get(i)!, 1e-6, 'endowment')
     else assert.is(e.seed_endowment, null)
@@ -109,7 +109,7 @@ Changes('changes :: Infl lost VcOne (11-21) within 7 days: minus what VcOne\'s w
   const lost = changes.filter((c) => c.account_idx === idx(5) && c.days === 7 && c.change === 'left')
   assert.equal(lost.map((c) => c.follower_id), [id(1)])
   const i = idx(5)
-  const weight = weightOf(shareOf(model.trust[idx(1)], model.outdegree[idx(1)] + 1))
+  const weight = weightOf(model.trust[idx(1)])
   const points = (audience: number) => pointsOf(audience, model.sizeFollowers[i])
   near(lost[0].points as number, points(model.audience[i]) - points(model.audience[i] + weight), 0.01, 'VcOne')
   assert.ok((lost[0].points as number) < 0)

@@ -1,12 +1,13 @@
 -- One row per (account, look-back of 7 or 30 days, smart follower that arrived, left, or stayed while trust started
 -- or stopped reaching it since build_date - days), with what that follower moved:
 --   arrived: the points the account would lose without its weight today;
---   left: the (negative) points its weight would add today, from the follower's trust and out-degree today;
---   trusted: a follower held then and now, not a seed, that counts today and scored 0 then (trust did not reach it):
+--   left: the (negative) points its weight would add today, from the follower's trust today;
+--   trusted: a follower held then and now, not a seed, that counts today and scored 0 then (it held no trust):
 --     the points the account would lose without its weight today;
---   untrusted: a follower held then and now, not a seed, that scored above 0 then and scores 0 today, passing
---     nothing (the account follows it back neither then nor now, so it passed its trust then): the (negative) points
---     one trusted follower adds today.
+--   untrusted: a follower held then and now, not a seed, that scored above 0 then and scores 0 today, not counting
+--     (the account follows it back neither then nor now, so it did not owe its trust to the account): the (negative)
+--     points one trusted follower adds today. (A follower that scored above 0 then only through followers passing it
+--     less than a unit held no trust then either: listed all the same.)
 --   A seed's trust also comes from its endowment, which its score does not show: its changes of trust are not
 --   listed (other_points in score_explanations).
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
@@ -46,8 +47,8 @@ departed as (
   join int_accounts a on a.platform_id = c.source_id and a.is_smart
   where not exists (select 1 from int_smart_edges e where e.source_id = c.source_id and e.target_id = c.target_id)
 ),
--- the followers trust started or stopped reaching, per look-back, seeds aside: their score crossed 0 (a follower
--- other than a seed holds trust exactly when a follower passes it trust, so when it scores above 0); few, so
+-- the followers trust started or stopped reaching, per look-back, seeds aside: their score crossed 0 (an account
+-- that holds trust scores above 0: one that scored 0 then held none, one that scores 0 today holds none); few, so
 -- their follows are read from the smart graph rather than every follow's runs
 turned as (
   select l.days, l.since, h.platform_id, s.platform_score > 0 as trusted
@@ -85,13 +86,10 @@ left join int_scores t on t.platform_id = a.target_id
 union all
 select d.days, d.target_id, d.source_id, 'left',
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
-    - score_points(coalesce(t.audience, 0)
-                   + follower_weight(plain_share(coalesce(f.trust, 0), coalesce(o.outdegree, 0) + 1)),
-                   coalesce(t.size_divisor, 1))
+    - score_points(coalesce(t.audience, 0) + follower_weight(coalesce(f.trust, 0)), coalesce(t.size_divisor, 1))
 from departed d
 left join int_scores t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id
-left join int_score_outdegree o on o.source_id = d.source_id
 union all
 select f.days, f.target_id, f.source_id, if(f.trusted, 'trusted', 'untrusted'),
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))

@@ -7,14 +7,11 @@
 -- nothing. The cap bounds what one follower can give any account, smoothly: a follower passes about its raw share
 -- while that is small against the cap and about the cap once it is large, so an established follower's contribution
 -- barely moves when its own trust or out-degree does. Shares are floored to integers, so the sums are exact
--- whatever the thread count; a plain follow passes at least one unit while its follower holds one (plain_share), so
--- trust reaches every account its holders follow without being followed back. Every edge first passes its source's
--- plain share; the reciprocal edges (a few in a thousand) then add the difference between their echo-free share, with
--- no such floor (a clique that follows back a barely trusted target would otherwise return it a unit per member),
--- and the plain one.
+-- whatever the thread count. Every edge first passes its source's plain share; the reciprocal edges (a few in a
+-- thousand) then add the difference between their echo-free share and the plain one.
 create or replace table int_score_shares as
 with source_share as (
-  select d.source_id, d.outdegree, t.trust, plain_share(t.trust, d.outdegree) as share
+  select d.source_id, d.outdegree, t.trust, saturated_share(t.trust, d.outdegree) as share
   from int_score_outdegree d
   join int_trust t on t.platform_id = d.source_id
 ),

@@ -1,19 +1,14 @@
 -- The score's functions, used by the propagation, the score and its explanations (docs/score.md):
--- what a follower of trust `trust` and out-degree `outdegree` passes to each account it follows (a saturating cap,
--- floored to whole units: saturated_share; on a plain follow, at least trusted_share while the follower holds that
--- much: plain_share, so trust reaches every account a follower holding trust follows without following it back, and
--- an account holds trust exactly when a follower passing it trust follows it, and scores above 0 then),
--- the weight a follower passing `share` has in the score (1e-9 trusted followers: one from trusted_share on, else 0),
+-- what a follower of trust `trust` and out-degree `outdegree` passes to each account it follows (a saturating cap),
+-- the weight in an account's score of a follower holding `trust` it did not get from that account (1e-9 trusted
+-- followers: one from trusted_share on, else 0),
 -- the divisor of an account whose follower count is `followers` (its size term), and the points an audience (the sum
 -- of an account's followers' weights, 1e-9 trusted followers) scores against that divisor.
 create or replace macro saturated_share(trust, outdegree) as
   floor(getvariable('score_cap')
         * (1 - exp(-(trust * getvariable('score_alpha') / outdegree) / getvariable('score_cap'))));
-create or replace macro plain_share(trust, outdegree) as
-  if(coalesce(trust, 0) < getvariable('score_trusted_share'), 0,
-     greatest(getvariable('score_trusted_share'), saturated_share(trust, outdegree)));
-create or replace macro follower_weight(share) as
-  if(share >= getvariable('score_trusted_share'), getvariable('score_unit'), 0);
+create or replace macro follower_weight(trust) as
+  if(trust >= getvariable('score_trusted_share'), getvariable('score_unit'), 0);
 create or replace macro size_divisor(followers) as
   pow(1 + followers / getvariable('score_size_prior'), getvariable('score_size_exponent'));
 create or replace macro score_points(audience, divisor) as

@@ -1,9 +1,9 @@
 -- One row per account: platform_score (0..1000, 2 decimals), rank among tracked accounts, audience (the sum of its
 -- followers' weights, 1e-9 trusted followers, int_score_contributions), size_followers and size_divisor.
--- The score reads the trust an account's smart audience passes to it (second-pass shares), not the seed trust it
--- holds itself, so it rates the audience: an account nobody smart follows scores 0, seed or not. It counts the
--- trusted followers (those passing it any trust, from one trust unit, trusted_share, on: each counts as one) against
--- the size of the whole audience: size_followers is the median of the account's follower counts over the
+-- The score reads which of an account's smart followers hold trust (second pass), not the seed trust it holds
+-- itself, so it rates the audience: an account nobody smart follows scores 0, seed or not. It counts the trusted
+-- followers (those holding trust they did not get from it, from one trust unit, trusted_share, on: each counts as
+-- one) against the size of the whole audience: size_followers is the median of the account's follower counts over the
 -- score_size_days days ending on build_date (its followers_count when none was counted then), and
 --   score = min(1000, 1000 · ln(1 + audience / size_divisor(size_followers)) / ln(1 + score_scale_full))
 -- The scale is absolute: it depends neither on how many accounts the snapshot holds nor on the best account.
