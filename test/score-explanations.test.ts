@@ -142,17 +142,19 @@ Changes('changes :: positions order each account and window by |points|', async 
  * other since 11-10; Proj follows Host from 11-12 to 11-18: Echo's trust came from Host alone, so it passed Host
  * nothing back (no echo), and neither is reached today. Echo2 (20) follows Host2 (21) since 11-10, which Proj follows
  * throughout and which follows Echo2 back until 11-18: Echo2, reached through Host2 alone, passed it nothing then.
+ * Farmer (22) follows Proj until 11-18, followed back throughout: its trust is all Proj's.
  */
 const turned = (async () => {
   const rows = baseRaw()
   const plain = (k: number, name: string) => account(k, name, name, {}, 40)
   rows['accounts.parquet'].push(plain(15, 'Fresh'), plain(16, 'Faded'), plain(17, 'Quiet'), plain(18, 'Echo'), plain(19, 'Host'))
-  rows['accounts.parquet'].push(plain(20, 'Echo2'), plain(21, 'Host2'))
+  rows['accounts.parquet'].push(plain(20, 'Echo2'), plain(21, 'Host2'), plain(22, 'Farmer'))
   rows['follow_scans.parquet'] = rows['follow_scans.parquet'].filter((s) => s[2] !== id(4))
   rows['follow_scans.parquet'].push(
     scan(15, '2026-11-10', [17]), scan(16, '2026-11-10', [17]), scan(18, '2026-11-10', [19]), scan(19, '2026-11-10', [18]),
-    scan(4, '2026-11-12', [1, 16, 19, 21]), scan(4, '2026-11-18', [1, 21]), scan(4, '2026-11-20', [1, 15, 21]),
+    scan(4, '2026-11-12', [1, 16, 19, 21, 22]), scan(4, '2026-11-18', [1, 21, 22]), scan(4, '2026-11-20', [1, 15, 21, 22]),
     scan(20, '2026-11-10', [21]), scan(21, '2026-11-10', [20]), scan(21, '2026-11-18', []),
+    scan(22, '2026-11-10', [4]), scan(22, '2026-11-18', []),
   )
   const raw = await writeRaw(tempDir('turned-raw'), rows)
   const { dir } = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('turned-snapshots'), date: BUILD_DATE, backfillDays: 30 })
@@ -195,6 +197,12 @@ Turned('turned :: a follower the account follows back, now or on the look-back d
   // Echo's follower Host, which Echo follows back, is not listed either (conservatively: Host's trust came from Proj)
   assert.equal(week(18), [])
   assert.equal(week(21), [])
+})
+
+Turned('left :: a follower whose trust was all the account\'s own (a follow-back farm\'s member) weighed nothing: its departure moves nothing', async () => {
+  const { changes } = await turned
+  const left = changes.filter((c) => c.account_idx === idx(4) && c.days === 7 && c.follower_id === id(22))
+  assert.equal(left.map((c) => [c.change, c.points]), [['left', 0]])
 })
 
 Contributors.run()

@@ -1,7 +1,8 @@
 -- One row per (account, look-back of 7 or 30 days, smart follower that arrived, left, or stayed while trust started
 -- or stopped reaching it since build_date - days), with what that follower moved:
 --   arrived: the points the account would lose without its weight today;
---   left: the (negative) points its weight would add today, from the follower's trust today;
+--   left: the (negative) points its weight would add today, from the follower's trust today less what the account
+--     passes it (when the account follows it: a follow-back farm's member weighed nothing and moves nothing);
 --   trusted: a follower held then and now, not a seed, that counts today and scored 0 then (it held no trust):
 --     the points the account would lose without its weight today;
 --   untrusted: a follower held then and now, not a seed, that scored above 0 then and scores 0 today, not counting
@@ -86,10 +87,16 @@ left join int_scores t on t.platform_id = a.target_id
 union all
 select d.days, d.target_id, d.source_id, 'left',
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
-    - score_points(coalesce(t.audience, 0) + follower_weight(coalesce(f.trust, 0)), coalesce(t.size_divisor, 1))
+    - score_points(coalesce(t.audience, 0)
+                   + follower_weight(coalesce(f.trust, 0) - coalesce(saturated_share(x.trust, o.outdegree), 0)),
+                   coalesce(t.size_divisor, 1))
 from departed d
 left join int_scores t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id
+-- what the account passes the follower, when it follows it: the follower would hold only the rest for it
+left join int_smart_edges b on b.source_id = d.target_id and b.target_id = d.source_id
+left join int_trust x on x.platform_id = b.source_id
+left join int_score_outdegree o on o.source_id = b.source_id
 union all
 select f.days, f.target_id, f.source_id, if(f.trusted, 'trusted', 'untrusted'),
   score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
