@@ -79,29 +79,21 @@ turned_follows as (
   anti join arrived a on a.days = t.days and a.source_id = e.source_id and a.target_id = e.target_id
 )
 select a.days, a.target_id, a.source_id as follower_id, 'arrived' as change,
-  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
-    - score_points(coalesce(t.audience, 0) - coalesce(c.weight, 0), coalesce(t.size_divisor, 1)) as points
+  weight_points(t.audience, t.size_divisor, coalesce(c.weight, 0)) as points
 from arrived a
 left join int_score_contributions c on c.target_id = a.target_id and c.source_id = a.source_id
 left join int_scores t on t.platform_id = a.target_id
 union all
 select d.days, d.target_id, d.source_id, 'left',
-  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
-    - score_points(coalesce(t.audience, 0)
-                   + follower_weight(coalesce(f.trust, 0) - coalesce(saturated_share(x.trust, o.outdegree), 0)),
-                   coalesce(t.size_divisor, 1))
+  weight_points(t.audience, t.size_divisor, -follower_weight(coalesce(f.trust, 0) - coalesce(x.share, 0)))
 from departed d
 left join int_scores t on t.platform_id = d.target_id
 left join int_trust f on f.platform_id = d.source_id
 -- what the account passes the follower, when it follows it: the follower would hold only the rest for it
-left join int_smart_edges b on b.source_id = d.target_id and b.target_id = d.source_id
-left join int_trust x on x.platform_id = b.source_id
-left join int_score_outdegree o on o.source_id = b.source_id
+left join int_score_contributions x on x.source_id = d.target_id and x.target_id = d.source_id
 union all
 select f.days, f.target_id, f.source_id, if(f.trusted, 'trusted', 'untrusted'),
-  score_points(coalesce(t.audience, 0), coalesce(t.size_divisor, 1))
-    - score_points(coalesce(t.audience, 0) + if(f.trusted, -f.weight, getvariable('score_unit')),
-                   coalesce(t.size_divisor, 1))
+  weight_points(t.audience, t.size_divisor, if(f.trusted, f.weight, -getvariable('score_unit')))
 from turned_follows f
 left join int_scores t on t.platform_id = f.target_id
 where if(f.trusted, f.weight is not null, f.weight is null and not f.reciprocal);
