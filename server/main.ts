@@ -44,7 +44,11 @@ export async function startServer(config: ServerConfig, services: AccessServices
     metrics,
     metricsRoute: config.metricsAt.mode === 'app',
   })
-  const listener = await listenOn(app, config.port, config.host)
+  const listener = await listenOn(app, config.port, config.host).catch(async (error) => {
+    stopWatching()
+    await lookups?.close()
+    throw error
+  })
   answerClientErrors(listener.server as Server, config.realStatus)
   const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config.metricsAt) : null
   log.info('server.ready', {
@@ -88,7 +92,12 @@ function listenMetrics(metrics: Metrics, { port, host }: ServerConfig['metricsAt
   return listenOn(new H3().get('/metrics', (event) => metricsBody(metrics, event)), port, host)
 }
 
-/** Listen with listhen, without its banner and without `autoClose` (it would exit on SIGHUP, which reloads the snapshot). */
+/**
+ * Listen with listhen, without its banner and without `autoClose` (it would exit on SIGHUP, which reloads the
+ * snapshot). A port in use fails the start: listhen would otherwise move to a free port of 3000–3100 or a random one.
+ * Port 0 is any free port.
+ */
 function listenOn(app: H3, port: number, hostname: string) {
-  return listen(toNodeHandler(app), { port, hostname, showURL: false, autoClose: false })
+  const only = port === 0 ? { port } : { port, alternativePortRange: [port, port] as [number, number], random: false, verbose: false }
+  return listen(toNodeHandler(app), { port: only, hostname, showURL: false, autoClose: false })
 }

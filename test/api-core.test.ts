@@ -60,6 +60,20 @@ Health('healthz :: reports the snapshot being served and its load time', async (
   for (const field of ['rss_bytes', 'heap_used_bytes', 'array_buffers_bytes']) assert.ok(body[field] > 0, field)
 })
 
+Health('start :: a port in use fails the start, naming the port (the server never moves to another one)', async () => {
+  const env = await setup()
+  const port = Number(new URL(env.server.url).port)
+  const refused = await env.startAnother({ port }).then(
+    async (another) => {
+      await another.close()
+      return null
+    },
+    (error: Error) => error,
+  )
+  assert.ok(refused, 'a second server started on a port in use')
+  assert.match(refused.message, `tried ${port}`)
+})
+
 const Pipeline = suite('request pipeline')
 
 Pipeline('headers :: every API response names the snapshot and carries the admission headers', async () => {
