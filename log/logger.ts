@@ -8,8 +8,11 @@
  */
 import { pino } from 'pino'
 
-/** A key as sent, or with its `_` percent-encoded (`ask%5F…`, which a query string decodes to the key). */
-const KEY_PATTERN = /\bask(?:_|%5[Ff])[A-Za-z0-9_%-]{8,}/g
+/**
+ * A key as sent, or with any character of its `ask_` prefix percent-encoded (`ask%5F…`, `%61sk_…`: a query string
+ * decodes each to the key); its body may be percent-encoded too.
+ */
+const KEY_PATTERN = /(?<![A-Za-z0-9])(?:a|%61)(?:s|%73)(?:k|%6[Bb])(?:_|%5[Ff])[A-Za-z0-9_%-]{8,}/g
 /**
  * A query parameter inside a logged URL: its value runs to the next parameter, fragment, space or the JSON string's
  * end, through JSON's escape pairs (`\\`, `\"`), so no part of it is left after the redaction.

@@ -20,6 +20,8 @@ test('redact :: a key in every form a URL can carry it, and the line stays valid
     `/api/v1/get_followers?%61pi_key=${KEY.replace('_', '%5F')}&username=a`,
     `/api/v1/get_followers?API_KEY=${KEY}`,
     `/api/v1/get_followers?username=${KEY}`,
+    `/api/v1/get_followers?username=a&u=%61${KEY.slice(1)}`,
+    `/api/v1/get_followers?username=a&u=%61%73%6b%5F${KEY.slice(4)}`,
   ]
   for (const url of urls) {
     const line = await stderrOf(() => log.error('request.unexpected_error', { url, note: `key ${KEY} in text` }))
