@@ -55,6 +55,8 @@ export function gapDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[],
  * or is null.
  */
 export function lateRawDays(layout: RawLayout & { kind: 'daily' }, days: BuiltDay[], folded: Set<string>, date: string) {
+  // with no built day before its date, the build folds every folder from scratch (an import): none is late
+  if (!days.some((d) => d.day < date)) return { late: [], blocked: null }
   const last = days.at(-1)?.day
   const late = layout.days.filter((d) => d < date && last !== undefined && d <= last && !folded.has(d))
   if (late.length === 0) return { late, blocked: null }

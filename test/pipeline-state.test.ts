@@ -265,6 +265,19 @@ State('late :: a first build dated a day whose folder had not come yet never los
   assert.equal(dates.map((r) => r.d), ['2026-11-15', '2026-11-16', '2026-11-17'])
 })
 
+State('late :: a folder older than every built day, under a rerun of that day, is folded by the rerun\'s fold from scratch, not named as kept', async () => {
+  const raw = await writeDailyRaw(tempDir('state-late-import-raw'), baseRaw(), ['2026-11-20'])
+  const snapshots = tempDir('state-late-import')
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20' })
+  await writeDailyRaw(raw, baseRaw(), ['2026-11-19'])
+  const rerun = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-20', pruneRaw: true })
+  assert.is(rerun.manifest.state.mode, 'import')
+  assert.equal(rerun.manifest.state.unfolded_raw_days, [])
+  const folded = (await queryState(snapshots, 'select day::varchar as day from st.raw_days order by day')).map((d) => d.day)
+  assert.equal(folded, ['2026-11-19', '2026-11-20'])
+  assert.equal(fs.readdirSync(raw), ['2026-11-20'])
+})
+
 State('late :: retention never deletes a folder the state has not folded; one it cannot fold any more is named, kept', async () => {
   const raw = await writeDailyRaw(tempDir('state-late-prune-raw'), baseRaw(), ['2026-11-19', '2026-11-20', '2026-11-22', '2026-11-23'])
   const snapshots = tempDir('state-late-prune')
