@@ -51,10 +51,10 @@ export const MARTS = [
   'score_explanations', 'score_contributors', 'score_changes',
 ]
 
-/** Intermediate tables read after the marts (by the audits and by the state's commit); the runner drops every other
- * int_* table once the marts exist. */
+/** Intermediate tables read after the marts (by the audits, the state's commit and the serving columns); the runner
+ * drops every other int_* table once the marts exist. */
 export const KEPT_AFTER_MARTS = [
-  'int_accounts', 'int_following_now', 'int_smart_edges', 'int_smart_followers', 'int_scores', 'int_score_rows',
+  'int_accounts', 'int_smart_edges', 'int_smart_followers', 'int_scores', 'int_score_rows',
   'int_runs_opened', 'int_runs_closed', 'int_day_scans', 'int_day_events',
 ]
 
