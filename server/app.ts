@@ -202,7 +202,7 @@ function answerError(error: HTTPError, event: H3Event, realStatus: boolean): str
     if (error.status !== 400) return undefined
     event.res.status = realStatus ? 400 : 200
     event.res.headers.set('content-type', JSON_TYPE)
-    return asciiJson(errorBody('invalid_params', 'Malformed URL: the path or query is not valid percent-encoding'))
+    return asciiJson(errorBody('invalid_params', 'Malformed URL: the path is not valid percent-encoding'))
   }
   const thrown = error.cause
   const apiError =
