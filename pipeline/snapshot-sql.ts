@@ -112,7 +112,8 @@ function cell(value: unknown): string {
 /** A result as an aligned text table with a row count. */
 export function formatTable({ columns, rows }: QueryResult): string {
   const cells = rows.map((r) => r.map(cell))
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)))
+  // a loop, not Math.max(...column): a spread of a large result's cells overflows the call stack
+  const widths = columns.map((c, i) => cells.reduce((width, r) => Math.max(width, r[i].length), c.length))
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join(' | ').trimEnd()
   const out = [line(columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)]
   out.push(`(${rows.length} row${rows.length === 1 ? '' : 's'})`)

@@ -25,6 +25,7 @@ function sql(args: string[], env: Record<string, string> = {}) {
   return spawnSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'scripts/sql.ts'), ...args], {
     cwd: tempDir('sql-cli-cwd'),
     encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...inherited, LOG_LEVEL: 'error', ...env },
   })
 }
@@ -56,6 +57,14 @@ Cli('sql :: --snapshots wins over SNAPSHOTS_DIR', async () => {
   const overridden = sql(['--snapshots', missing, QUERY], { SNAPSHOTS_DIR: snapshotsDir })
   assert.is(overridden.status, 1)
   assert.ok(overridden.stderr.includes(path.join(missing, 'current')), overridden.stderr)
+})
+
+Cli('sql :: a result of many rows prints whole', async () => {
+  await built
+  const run = sql(['--snapshots', snapshotsDir, 'select range as n from range(200000)'])
+  assert.is(run.status, 0, run.stderr)
+  const lines = run.stdout.trim().split('\n')
+  assert.equal([lines[0].trim(), lines[2].trim(), lines.at(-2)?.trim(), lines.at(-1)], ['n', '0', '199999', '(200000 rows)'])
 })
 
 Cli.run()
