@@ -7,7 +7,7 @@
 --     days' counts); size_divisor = (1 + size_followers / size_prior)^size_exponent (4 decimals), and
 --     score = 1000 · ln(1 + audience / size_divisor) / ln(1 + scale_full_followers), at most 1000
 --   smart_followers (all), trusted_followers (holding trust), saturated_followers (weighing 1: every trusted
---   follower), reciprocal_followers (followed back), seed_followers (seeds among the trusted followers)
+--   follower), reciprocal_followers (trusted followers followed back), seed_followers (seeds among the trusted followers)
 --   seed_share, top_follower_share, top3_share: fractions of the audience from seeds, from the weightiest follower
 --     and from the three weightiest (4 decimals; 0 without audience)
 --   is_seed, seed_standing (first-pass inflow, seed units), seed_endowment (second-pass seed trust, seed units);
