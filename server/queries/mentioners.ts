@@ -6,6 +6,7 @@
  * @example mentionerPage(snapshot, target, { startMs, endMs, by: 'score', ascending: false, keep: null, request })
  *          // { total: 6981, authors: [account_idx of the 10 best-scored mentioners] }
  */
+import TinyQueue from 'tinyqueue'
 import { rowsInWindow } from './mentions.ts'
 import { type PageRequest, pageRange } from '../params/page.ts'
 import type { Snapshot } from '../snapshot/load.ts'
@@ -25,44 +26,32 @@ export interface MentionersQuery {
  * The page and total of `query`: `total` mentioners in the window after the filters, `authors` = account_idx of the
  * requested page, in order. An author is counted at its newest row in the window (the row whose next newer mention
  * by the same author is outside it); the authors are ordered by their places in the snapshot's `byScore` /
- * `byFollowers`, of which only the first `page × size` are kept (a window can hold 100,000 authors; a page is 10).
+ * `byFollowers`, of which the first `page × size` are kept in a bounded heap (a window can hold 100,000 authors; a
+ * page is 10).
  */
 export function mentionerPage(snapshot: Snapshot, target: number, query: MentionersQuery) {
   const { mentions, accounts: a } = snapshot
   const { from, to } = rowsInWindow(mentions, target, query.startMs, query.endMs)
   const place = query.by === 'score' ? a.scorePlace : a.followersPlace
   const { page, size } = query.request
-  // ascending is the descending order reversed: the last places first
-  const first = new FirstInOrder(Math.min(page * size, to - from), query.ascending ? (x, y) => y - x : (x, y) => x - y)
+  const kept = page * size
+  // ascending is the descending order reversed: the last places first; the heap's top is the last place kept
+  const inOrder = query.ascending ? (x: number, y: number) => y - x : (x: number, y: number) => x - y
+  const first = new TinyQueue<number>([], (x, y) => inOrder(y, x))
   let total = 0
   for (let r = from; r < to; r++) {
     if (mentions.newerSameAuthor[r] >= from) continue
     const author = mentions.authorIdx[r]
     if (author >= 0 && a.isTracked[author] && (!query.keep || query.keep(author))) {
-      first.add(place[author])
       total++
+      if (first.length < kept) first.push(place[author])
+      else if (inOrder(place[author], first.peek()!) < 0) {
+        first.pop()
+        first.push(place[author])
+      }
     }
   }
   const order = query.by === 'score' ? a.byScore : a.byFollowers
   const { start, end } = pageRange(query.request, total)
-  return { total, authors: first.values.slice(start, end).map((p) => order[p]) }
-}
-
-/** The first `count` values added, in `order` (insertion into a short sorted list; most values are passed over). */
-class FirstInOrder {
-  readonly values: number[] = []
-
-  constructor(
-    private readonly count: number,
-    private readonly order: (x: number, y: number) => number,
-  ) {}
-
-  add(value: number): void {
-    const { values, order } = this
-    if (values.length === this.count && order(value, values[values.length - 1]) >= 0) return
-    let at = values.length
-    while (at > 0 && order(value, values[at - 1]) < 0) at--
-    values.splice(at, 0, value)
-    if (values.length > this.count) values.pop()
-  }
+  return { total, authors: first.data.sort(inOrder).slice(start, end).map((p) => order[p]) }
 }
