@@ -7,7 +7,7 @@
 import { STATUS_CODES, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { H3, toNodeHandler } from 'h3'
-import { listen } from 'listhen'
+import { listen, type Listener } from 'listhen'
 import { log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
 import { createApp, metricsBody } from './app.ts'
@@ -44,13 +44,23 @@ export async function startServer(config: ServerConfig, services: AccessServices
     metrics,
     metricsRoute: config.metricsAt.mode === 'app',
   })
-  const listener = await listenOn(app, config.port, config.host).catch(async (error) => {
+  let listener: Listener | undefined
+  let metricsListener: Listener | null = null
+  const close = async () => {
     stopWatching()
+    await listener?.close()
+    await metricsListener?.close()
     await lookups?.close()
+  }
+  try {
+    listener = await listenOn(app, config.port, config.host)
+    answerClientErrors(listener.server as Server, config.realStatus)
+    if (metrics && config.metricsAt.mode === 'listener') metricsListener = await listenMetrics(metrics, config.metricsAt)
+  } catch (error) {
+    // a port in use (either listener): nothing stays open
+    await close()
     throw error
-  })
-  answerClientErrors(listener.server as Server, config.realStatus)
-  const metricsListener = metrics && config.metricsAt.mode === 'listener' ? await listenMetrics(metrics, config.metricsAt) : null
+  }
   log.info('server.ready', {
     url: listener.url,
     snapshot_id: snapshots.current.id,
@@ -60,17 +70,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     lookups_dir: config.lookupsDir,
     metrics: metricsListener ? metricsListener.url : config.metricsAt.mode,
   })
-  return {
-    url: listener.url,
-    snapshots,
-    server: listener.server as Server,
-    async close() {
-      stopWatching()
-      await listener.close()
-      await metricsListener?.close()
-      await lookups?.close()
-    },
-  }
+  return { url: listener.url, snapshots, server: listener.server as Server, close }
 }
 
 /** A request Node's HTTP parser refuses (URL and headers over 16 KB, a malformed request line) gets the error body too. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -72,6 +73,18 @@ Health('start :: a port in use fails the start, naming the port (the server neve
   )
   assert.ok(refused, 'a second server started on a port in use')
   assert.match(refused.message, `tried ${port}`)
+  // the metrics listener's port in use: the API's listener, opened first, is closed again
+  const free = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(p))
+    })
+  })
+  const metricsAt = { mode: 'listener' as const, host: '127.0.0.1', port }
+  const failed = await env.startAnother({ port: free, metricsAt }).then(() => null, (error: Error) => error)
+  assert.match(failed?.message ?? 'started', `tried ${port}`)
+  const reached = await fetch(`http://127.0.0.1:${free}/healthz`).then(() => true, () => false)
+  assert.not.ok(reached, 'the API listener of a failed start still answers')
 })
 
 const Pipeline = suite('request pipeline')
