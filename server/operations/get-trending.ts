@@ -76,7 +76,7 @@ export default defineOperation({
 function trendingItem(snapshot: Snapshot, list: TrendingList, p: number) {
   const a = snapshot.accounts
   const idx = list.accountIdx[p]
-  // assigned, not spread: a spread copy of the head made every row three times slower to build and serialise
+  // assigned into the head, not spread into a copy of it (a copy is slower to build and to serialise)
   return Object.assign(profileHead(snapshot, idx), {
     blue_verified: a.blueVerified[idx] === 1,
     platform_score: a.platformScore[idx],

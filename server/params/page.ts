@@ -2,8 +2,8 @@
  * Shared pagination rule: `page` (default 1; non-numeric, 0 or negative → 1) and `size` per the spec's table;
  * a page past the end is empty with the same `total` and `pages`; `pages` ≥ 1; `size` = items returned.
  *
- * @example const request = readPage(query, 'get_score_history')
- *          return pagedItems(request, day.length, 'score_history', (i) => ({ date: formatDay(day[i]), ... }))
+ * @example const request = readPage(query, 'get_trending')
+ *          return pagedItems(request, total, 'data', (p) => trendingItem(snapshot, list, p), { days, by })
  */
 import { parseInteger } from './integer.ts'
 import type { Parameter } from '../operations/define.ts'
@@ -19,7 +19,7 @@ export const PAGE_SIZES = {
   get_followers: { default: 10, max: 25 },
   get_mentioners: { default: 10, max: 100 },
   get_mentions_feed: { default: 10, max: 25 },
-  // docs/extra-operations.md (issue 5)
+  // docs/extra-operations.md
   get_tags_list: { default: 10, max: 100 },
   get_tag_categories: { default: 10, max: 25 },
   get_score_history: { default: 30, max: 30 },

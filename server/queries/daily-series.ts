@@ -4,7 +4,7 @@
  * row per scanned day, in parts (a closed month or a week); scores one row per change, read over the scored dates.
  *
  * @example const { day, counts } = followerCounts(snapshot.followersCountHistory, idx, today, 30)
- * @example const { day, platformScore } = scoreDays(snapshot.scoreHistory, idx, today, 30)
+ * @example const { day, scores } = scoreDays(snapshot.scoreHistory, idx, today, 30) // scores(start, end)
  * @example return scoreDiffBody(snapshot.scoreHistory, idx, now) // { success, today, week, month }
  */
 import type { Snapshot } from '../snapshot/load.ts'

@@ -1,6 +1,6 @@
 /**
  * The stored tweets, in parts by the day they were created on (`serving/tweets/period=YYYY-MM-DD/`, a week, or
- * `period=YYYY-MM`, a month an older build kept whole; see docs/snapshot.md): the parts newest first hold the tweets
+ * `period=YYYY-MM`, a whole month; see docs/snapshot.md): the parts newest first hold the tweets
  * in the snapshot's order (created_at desc, tweet_id desc), so a tweet's `tweet_idx` is its part's first index plus
  * its row in the part. The numbers are gathered into one array each at load, with each tweet's author and mentioned
  * accounts as account_idx (pipeline/account-refs.ts); the texts stay on disk, read from their part.
