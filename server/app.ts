@@ -177,13 +177,15 @@ function cache(operation: Operation, options: AppOptions): Middleware {
     const { requestId, snapshot } = callOf(event)
     const key = cacheKey(operation.name, event.url.search, snapshot.id)
     const cached = await store.get(key).catch((error) => cacheFailed('get', requestId, error))
-    event.res.headers.set('x-cache', cached === null ? 'MISS' : 'HIT')
     options.metrics?.cache(operation.name, cached !== null)
     if (cached !== null) {
+      event.res.headers.set('x-cache', 'HIT')
       lookup?.(snapshot, event.url.searchParams)
       return cached
     }
     const body = await next()
+    // an answer (an error body is never stored, and says nothing of the cache)
+    event.res.headers.set('x-cache', 'MISS')
     if (typeof body === 'string') store.set(key, body, ttl).catch((error) => cacheFailed('set', requestId, error))
     return body
   }
