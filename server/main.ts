@@ -10,7 +10,7 @@ import { H3, toNodeHandler } from 'h3'
 import { listen, type Listener } from 'listhen'
 import { log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
-import { createApp, metricsBody } from './app.ts'
+import { createApp, JSON_TYPE, metricsBody } from './app.ts'
 import type { ServerConfig } from './config.ts'
 import { errorBody } from './errors.ts'
 import { asciiJson } from './json.ts'
@@ -82,7 +82,7 @@ function answerClientErrors(server: Server, realStatus: boolean): void {
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
     const body = asciiJson(errorBody('invalid_params', tooLarge ? 'Request too large: the URL and headers must fit in 16 KB' : 'Malformed HTTP request'))
     const status = realStatus ? (tooLarge ? 431 : 400) : 200
-    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${JSON_TYPE}\r\n`
     socket.end(`${head}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
   })
 }

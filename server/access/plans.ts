@@ -24,19 +24,20 @@ export interface Rate {
  * @example parseRate('5/fortnight') // { total: 5, period: 'minute' }
  */
 export function parseRate(rate: string): Rate {
-  const match = /^\s*(\d+)\s*(?:\/\s*(\w*)\s*)?$/.exec(rate)
-  if (!match) throw new RangeError(`Invalid rate "${rate}": expected <requests>/<second|minute|hour|day>`)
-  return { total: Number(match[1]), period: knownUnit(match[2] ?? '') ?? 'minute' }
+  const { total, unit } = readRate(rate)
+  return { total, period: unit ?? 'minute' }
 }
 
 /** The unit a rate string names, or null when it names none of second, minute, hour and day (it counts per minute). */
 export function rateUnit(rate: string): RatePeriod | null {
-  return knownUnit(/\/\s*(\w*)\s*$/.exec(rate)?.[1] ?? '')
+  return readRate(rate).unit
 }
 
-function knownUnit(unit: string): RatePeriod | null {
-  const singular = unit.toLowerCase().replace(/s$/, '')
-  return Object.hasOwn(PERIOD_MS, singular) ? (singular as RatePeriod) : null
+function readRate(rate: string): { total: number; unit: RatePeriod | null } {
+  const match = /^\s*(\d+)\s*(?:\/\s*(\w*)\s*)?$/.exec(rate)
+  if (!match) throw new RangeError(`Invalid rate "${rate}": expected <requests>/<second|minute|hour|day>`)
+  const singular = (match[2] ?? '').toLowerCase().replace(/s$/, '')
+  return { total: Number(match[1]), unit: Object.hasOwn(PERIOD_MS, singular) ? (singular as RatePeriod) : null }
 }
 
 /** Fill a partial plan from `base` and check it, so bad plans are refused when set rather than when used. */

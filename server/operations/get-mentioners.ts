@@ -10,7 +10,7 @@ import { filterParameter, readFilterId } from '../params/filters.ts'
 import { labelFilter } from '../queries/labels.ts'
 import { pagedBody, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
+import { daysSchema, mentionWindowParameters, readMentionWindow } from '../params/windows.ts'
 import { boolean, date, envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
@@ -54,7 +54,7 @@ export default defineOperation({
   response: {
     // the echo is `days` without a date range, `date_from` + `date_to` with one
     oneOf: [
-      envelope('mentioners', mentionerRow, { ...targetProfile, days: integer({ enum: [1, 7, 30] }) }),
+      envelope('mentioners', mentionerRow, { ...targetProfile, days: daysSchema() }),
       envelope('mentioners', mentionerRow, { ...targetProfile, date_from: date(), date_to: date() }),
     ],
   },

@@ -5,7 +5,7 @@
 import { defineOperation } from './define.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
 
 /** Order of the values in the spec's failure message. */
@@ -55,7 +55,7 @@ export default defineOperation({
         object({ name: string(), username: string(), image: string(), score: score(), verified: boolean() }),
       ),
     }),
-    { days: integer({ enum: [1, 7, 30] }), bucket: string({ enum: [...BUCKETS] }) },
+    { days: daysSchema(), bucket: string({ enum: [...BUCKETS] }) },
   ),
   cache: 'default',
   handle({ query, snapshot }) {

@@ -5,7 +5,7 @@
 import { mentionWindows } from '../queries/smart-mention-windows.ts'
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { ALLOWED_DAYS } from '../params/windows.ts'
+import { ALLOWED_DAYS, daysSchema } from '../params/windows.ts'
 import { array, id, integer, object, string } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -21,7 +21,7 @@ export default defineOperation({
     windows: {
       ...array(
         object({
-          days: integer({ enum: [...ALLOWED_DAYS] }),
+          days: daysSchema(),
           mentions: integer({ minimum: 0 }),
           authors: integer({ minimum: 0 }),
         }),

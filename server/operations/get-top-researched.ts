@@ -4,7 +4,7 @@
  */
 import { defineOperation } from './define.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
-import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
@@ -28,7 +28,7 @@ export default defineOperation({
       followers_count: integer({ minimum: 0 }),
       lookups: integer({ minimum: 1 }),
     }),
-    { days: integer({ enum: [1, 7, 30] }) },
+    { days: daysSchema() },
   ),
   cache: 'default',
   handle({ query, snapshot }) {

@@ -8,7 +8,7 @@ import { filterParameter, readFilterId } from '../params/filters.ts'
 import { labelFilter } from '../queries/labels.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { daysParameter, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
 import { boolean, envelope, integer, number, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot, TrendingList } from '../snapshot/load.ts'
 
@@ -46,7 +46,7 @@ export default defineOperation({
       smart_followers_diff: integer(),
       followers_count: integer({ minimum: 0 }),
     }),
-    { days: integer({ enum: [1, 7, 30] }), by: string({ enum: [...TRENDING_BY] }) },
+    { days: daysSchema(), by: string({ enum: [...TRENDING_BY] }) },
   ),
   cache: 'default',
   handle({ query, snapshot }) {

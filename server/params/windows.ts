@@ -34,6 +34,8 @@ export const eventDayParameter: Parameter = {
 
 export const ALLOWED_DAYS = [1, 7, 30] as const
 export type Days = (typeof ALLOWED_DAYS)[number]
+/** The schema of a `days` echoed in a response. */
+export const daysSchema = () => integer({ enum: [...ALLOWED_DAYS] })
 const DEFAULT_DAYS: Days = 7
 
 /** The two operations word their failure differently (sic: "param" vs "params"). */
@@ -56,7 +58,7 @@ export function daysParameter(description: string, message: string): Parameter {
   return {
     name: 'days',
     description: `${description} 1, 7 or 30; non-numeric falls back to 7; any other number fails with \`${message}\`.`,
-    schema: { ...integer({ enum: [...ALLOWED_DAYS] }), default: DEFAULT_DAYS },
+    schema: { ...daysSchema(), default: DEFAULT_DAYS },
   }
 }
 

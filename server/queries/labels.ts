@@ -26,13 +26,14 @@ export interface LabelSet {
 }
 
 export function labelSet(ids: readonly number[]): LabelSet {
+  return { mask: bitsOf(ids, 0, 32), others: ids.filter((id) => !(id >= 0 && id < 32)) }
+}
+
+/** The bit mask of the ids in from..from+bits-1 (bit 0 = id `from`). */
+export function bitsOf(ids: readonly number[], from: number, bits: number): number {
   let mask = 0
-  const others: number[] = []
-  for (const id of ids) {
-    if (id >= 0 && id < 32) mask |= 1 << id
-    else others.push(id)
-  }
-  return { mask, others }
+  for (const id of ids) if (id >= from && id < from + bits) mask |= 1 << (id - from)
+  return mask
 }
 
 export function hasAnyLabel(labels: AccountLabels, idx: number, set: LabelSet): boolean {

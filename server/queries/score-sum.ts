@@ -7,7 +7,7 @@
  * @example followersScoreSum(snapshot, target, [1, 7], null) // score sum of the VC or influencer followers
  */
 import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
-import { countMatchingLabels } from './labels.ts'
+import { bitsOf, countMatchingLabels } from './labels.ts'
 
 /** Bit 31 of a category mask and of a high tag mask: the follower has a label id outside the masks' ranges. */
 const OTHER_LABELS = 2 ** 31
@@ -20,15 +20,8 @@ interface MaskFilter {
 }
 
 function maskFilter(ids: readonly number[], lowBits: number, highBits: number): MaskFilter {
-  let low = 0
-  let high = 0
-  let others = false
-  for (const id of ids) {
-    if (id >= 0 && id < lowBits) low |= 1 << id
-    else if (id >= 32 && id < 32 + highBits) high |= 1 << (id - 32)
-    else others = true
-  }
-  return { low, high, others }
+  const inMasks = (id: number) => (id >= 0 && id < lowBits) || (id >= 32 && id < 32 + highBits)
+  return { low: bitsOf(ids, 0, lowBits), high: bitsOf(ids, 32, highBits), others: !ids.every(inMasks) }
 }
 
 export function followersScoreSum(snapshot: Snapshot, target: number, categoryIds: number[] | null, tagIds: number[] | null): number {
