@@ -1,5 +1,6 @@
 /**
- * The server's source as a maintainer reads it: no import cycle between its files, no file over 400 lines, one
+ * The server's source as a maintainer reads it: no import cycle between its files or its folders, at most 5,500
+ * lines, no file over 400 lines, one
  * file-naming style (kebab-case `.ts`), and nothing that reaches into private fields or symbols of h3, srvx or Node.
  */
 import fs from 'node:fs'
@@ -44,7 +45,24 @@ Layout('imports :: no cycle between the server’s files', () => {
   for (const file of graph.keys()) visit(file, [])
 })
 
-Layout('files :: at most 400 lines each, kebab-case names', () => {
+Layout('imports :: no cycle between the server’s folders (a file at its top counts as a folder of its own)', () => {
+  const unit = (file: string) => path.relative(ROOT, file).split(path.sep)[0]
+  const graph = new Map<string, Set<string>>()
+  for (const file of sources()) {
+    const targets = graph.get(unit(file)) ?? new Set()
+    for (const target of imports(file)) if (unit(target) !== unit(file)) targets.add(unit(target))
+    graph.set(unit(file), targets)
+  }
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(graph.get(from) ?? [])].some((next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))))
+  for (const [folder, targets] of graph) {
+    for (const target of targets) assert.not.ok(reaches(target, folder), `folder cycle: ${folder} → ${target} → … → ${folder}`)
+  }
+})
+
+Layout('files :: the server is at most 5,500 lines, at most 400 lines each, kebab-case names', () => {
+  const total = sources().reduce((sum, file) => sum + fs.readFileSync(file, 'utf8').split('\n').length - 1, 0)
+  assert.ok(total <= 5500, `server/: ${total} lines`)
   for (const file of sources()) {
     const lines = fs.readFileSync(file, 'utf8').split('\n').length
     assert.ok(lines <= 400, `${path.relative(ROOT, file)}: ${lines} lines`)

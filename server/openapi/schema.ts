@@ -6,6 +6,14 @@
  */
 export type JsonSchema = Record<string, unknown>
 
+/** An OpenAPI query parameter. */
+export interface Parameter {
+  name: string
+  description: string
+  schema: JsonSchema
+  required?: boolean
+}
+
 export const string = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra })
 export const integer = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra })
 export const number = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra })

@@ -4,20 +4,12 @@
  * OpenAPI document are both built from these declarations, so they cannot drift apart.
  */
 import type { Admission } from '../access/index.ts'
-import type { JsonSchema } from '../openapi/schema.ts'
+import type { JsonSchema, Parameter } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 export const API_PREFIX = '/api/v1'
 
 export type Group = 'Scores' | 'Accounts' | 'Followers' | 'Mentions' | 'Lists' | 'History' | 'Reference'
-
-/** An OpenAPI query parameter. */
-export interface Parameter {
-  name: string
-  description: string
-  schema: JsonSchema
-  required?: boolean
-}
 
 export interface OperationContext {
   query: URLSearchParams

@@ -2,7 +2,7 @@
  * GET /api/v1/friendshipHistory/followed — incoming follow log: smart accounts that followed or unfollowed the
  * target, newest first (key `data`).
  */
-import { friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
+import { friendshipParameters, readFriendshipFilters } from '../params/friendship.ts'
 import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { resolveAccount } from '../params/account.ts'

@@ -2,7 +2,7 @@
  * GET /api/v1/friendshipHistory/following — outgoing follow log: tracked accounts the target followed or unfollowed,
  * ordered by action (`Following` first) then platform_id compared as a string, not by date (key `data`).
  */
-import { friendshipParameters, readFriendshipFilters } from '../queries/friendship.ts'
+import { friendshipParameters, readFriendshipFilters } from '../params/friendship.ts'
 import { defineOperation } from './define.ts'
 import { plainCategories, plainTags } from '../queries/profile.ts'
 import { resolveAccount } from '../params/account.ts'

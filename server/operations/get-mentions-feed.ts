@@ -1,9 +1,9 @@
 /**
  * GET /api/v1/get_mentions_feed — stored tweets that mention the target, newest first by default, sortable by an
  * engagement counter or the author's score and filterable by the author's labels (key `mentions`). The feed itself
- * is shared with get_smart_mentions_feed: see `server/queries/mentions-feed.ts`.
+ * is shared with get_smart_mentions_feed: see `mentions-feed.ts` beside it.
  */
-import { mentionsFeedHandler, mentionsFeedParameters, mentionsFeedResponse } from '../queries/mentions-feed.ts'
+import { mentionsFeedHandler, mentionsFeedParameters, mentionsFeedResponse } from './mentions-feed.ts'
 import { defineOperation } from './define.ts'
 
 export default defineOperation({

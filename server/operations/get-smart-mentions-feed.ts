@@ -2,7 +2,7 @@
  * GET /api/v1/get_smart_mentions_feed — get_mentions_feed restricted to smart authors (monitored, active, not
  * suspended): the same parameters, rules and item shape over the smart mentions (docs/extra-operations.md).
  */
-import { mentionsFeedHandler, mentionsFeedParameters, mentionsFeedResponse } from '../queries/mentions-feed.ts'
+import { mentionsFeedHandler, mentionsFeedParameters, mentionsFeedResponse } from './mentions-feed.ts'
 import { defineOperation } from './define.ts'
 
 export default defineOperation({

@@ -7,8 +7,7 @@
  */
 import { ApiError } from '../errors.ts'
 import { parseId } from './integer.ts'
-import type { Parameter } from '../operations/define.ts'
-import { integer, string } from '../openapi/schema.ts'
+import { integer, string, type Parameter } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 /**

@@ -7,8 +7,7 @@
  */
 import { ApiError } from '../errors.ts'
 import { parseInteger } from './integer.ts'
-import type { Parameter } from '../operations/define.ts'
-import { integer } from '../openapi/schema.ts'
+import { integer, type Parameter } from '../openapi/schema.ts'
 
 export type NonNumericFilter = 'server_error' | 'ignore'
 

@@ -6,8 +6,7 @@
  * @example readIdList(new URLSearchParams('tag_ids=1,x'), 'tag_ids') // null (ignored)
  */
 import { parseInteger } from './integer.ts'
-import type { Parameter } from '../operations/define.ts'
-import { string } from '../openapi/schema.ts'
+import { string, type Parameter } from '../openapi/schema.ts'
 
 /** The ids, or null when the list is absent, empty or ignored. */
 export function readIdList(query: URLSearchParams, name: string): number[] | null {

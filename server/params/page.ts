@@ -6,8 +6,7 @@
  *          return pagedItems(request, total, 'data', (p) => trendingItem(snapshot, list, p), { days, by })
  */
 import { parseInteger } from './integer.ts'
-import type { Parameter } from '../operations/define.ts'
-import { integer } from '../openapi/schema.ts'
+import { integer, type Parameter } from '../openapi/schema.ts'
 
 /** The spec's size table (get_mentions_feed's default is ours: the spec shows only its cap). */
 export const PAGE_SIZES = {

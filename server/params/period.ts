@@ -3,8 +3,7 @@
  *
  * @example readPeriodDays(new URLSearchParams('period=1W')) // 7
  */
-import type { Parameter } from '../operations/define.ts'
-import { string } from '../openapi/schema.ts'
+import { string, type Parameter } from '../openapi/schema.ts'
 
 /** `period` value (lower case) → days in the window; `all` = the whole stored history. */
 export const PERIOD_DAYS = new Map<string, number>([

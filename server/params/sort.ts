@@ -5,8 +5,7 @@
  * @example readBy(query, ['followers', 'score', 'subscribed_at'], 'score') // throws invalid_params 'Sorting is only possible by [followers|score|subscribed_at]'
  */
 import { ApiError } from '../errors.ts'
-import type { Parameter } from '../operations/define.ts'
-import { string } from '../openapi/schema.ts'
+import { string, type Parameter } from '../openapi/schema.ts'
 
 /** `asc` or `ascending` in any case sorts ascending; anything else (or nothing) descending. */
 export function readAscending(query: URLSearchParams): boolean {

@@ -7,8 +7,7 @@
  * @example readMentionWindow(new URLSearchParams('date_from=2026-11-01&date_to=2026-11-02'), now).echo // { date_from, date_to }
  */
 import { ApiError } from '../errors.ts'
-import type { Parameter } from '../operations/define.ts'
-import { date, integer } from '../openapi/schema.ts'
+import { date, integer, type Parameter } from '../openapi/schema.ts'
 import { DAY_MS, INVALID_DATE_MESSAGE, parseDay } from './dates.ts'
 
 /** A query value, trimmed; null when absent or blank (a blank value counts as not sent). */

@@ -7,16 +7,16 @@
  *
  * @example handle: mentionsFeedHandler('get_smart_mentions_feed', (snapshot) => snapshot.smartMentions)
  */
-import { mentionRowsBy } from './mentions.ts'
-import type { OperationContext, Parameter } from '../operations/define.ts'
-import { plainCategories, plainTags } from './profile.ts'
+import { mentionRowsBy } from '../queries/mentions.ts'
+import type { OperationContext } from './define.ts'
+import { plainCategories, plainTags } from '../queries/profile.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
 import { isoUtcOffset } from '../params/dates.ts'
 import { filterParameter } from '../params/filters.ts'
-import { readLabelFilter } from './labels.ts'
+import { readLabelFilter } from '../queries/labels.ts'
 import { pagedBody, pageParameters, pageRows, readPage, type PageSizeRule } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { array, envelope, id, integer, nullable, object, plainReference, score, string } from '../openapi/schema.ts'
+import { array, envelope, id, integer, nullable, object, plainReference, score, string, type Parameter } from '../openapi/schema.ts'
 import type { Mentions, Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `created_at` is the default. */

@@ -2,11 +2,11 @@
  * Parameters and filters shared by the two follow logs (friendshipHistory/followed and /following): the event
  * `date`, and the `tag_ids` / `category_ids` lists matched against the other side of each event.
  */
-import type { Parameter } from '../operations/define.ts'
-import { accountParameters } from '../params/account.ts'
-import { idListParameter, readIdList } from '../params/lists.ts'
-import { pageParameters } from '../params/page.ts'
-import { eventDayParameter, readEventDay } from '../params/windows.ts'
+import type { Parameter } from '../openapi/schema.ts'
+import { accountParameters } from './account.ts'
+import { idListParameter, readIdList } from './lists.ts'
+import { pageParameters } from './page.ts'
+import { eventDayParameter, readEventDay } from './windows.ts'
 
 /** The event day to keep (null: every day) and the tag and category lists (null: absent, empty or ignored). */
 export function readFriendshipFilters(query: URLSearchParams) {

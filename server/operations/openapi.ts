@@ -5,8 +5,8 @@
  * @example buildOpenApi(operations).paths['/api/v1/get_followers'].get.parameters
  */
 import { ERROR_CODES, ERROR_STATUS } from '../errors.ts'
-import { operationPath, type Group, type Operation } from '../operations/define.ts'
-import { errorBodySchema } from './schema.ts'
+import { operationPath, type Group, type Operation } from './define.ts'
+import { errorBodySchema } from '../openapi/schema.ts'
 
 const GROUPS: { name: Group; description: string }[] = [
   { name: 'Scores', description: 'Platform scores of accounts.' },
