@@ -2,8 +2,8 @@
  * The h3 app: every operation of the registry under `/api/v1`, plus `/openapi.json` and `/healthz`.
  *
  * An operation's request goes through its route's middleware, in order: `pin` (request id, the snapshot it is
- * answered from, method check), `admit` (key, quota, rate), `cache` (a hit answers; a miss runs the handler and
- * stores its body), then the handler. Anything thrown on the way reaches the app's one `onError`, which answers
+ * answered from, method check), `admit` (key, quota, rate), `recordLookup` (an answered account lookup, for
+ * top_researched), `cache` (a hit answers; a miss runs the handler and stores its body), then the handler. Anything thrown on the way reaches the app's one `onError`, which answers
  * the spec's error body (HTTP 200 unless real statuses are on); anything unexpected becomes `server_error`
  * "Unexpected error…", logged with the request id.
  *
@@ -94,12 +94,13 @@ export function createApp(options: AppOptions): H3 {
   if (metrics && options.metricsRoute) app.get('/metrics', (event) => metricsBody(metrics, event))
 
   for (const operation of operations) {
+    const lookup = options.lookups?.forOperation(operation)
     const middleware = [
       pinRequest(operation, options),
       admit(options.access, rateLimitBucket(operation.name)),
+      ...(lookup ? [recordLookup(lookup)] : []),
       cache(operation, options),
     ]
-    const lookup = options.lookups?.forOperation(operation)
     app.all(
       operationPath(operation),
       (event) => {
@@ -111,7 +112,6 @@ export function createApp(options: AppOptions): H3 {
           profileBaseUrl: options.profileBaseUrl,
           admission,
         })
-        lookup?.(snapshot, event.url.searchParams)
         return asciiJson(body)
       },
       { middleware },
@@ -164,6 +164,15 @@ function admit(access: AccessControl | undefined, bucket: string): Middleware {
   }
 }
 
+/** Records an answered account lookup (top_researched), whether the cache or the handler answered it. */
+function recordLookup(lookup: NonNullable<ReturnType<LookupRecorder['forOperation']>>): Middleware {
+  return async (event, next) => {
+    const body = await next()
+    lookup(callOf(event).snapshot, event.url.searchParams)
+    return body
+  }
+}
+
 /**
  * The response cache of an operation: a hit is sent as stored, a miss is answered by the handler and its body
  * stored. A cache outage degrades to uncached answers; the answer never waits for the cache write.
@@ -171,7 +180,6 @@ function admit(access: AccessControl | undefined, bucket: string): Middleware {
 function cache(operation: Operation, options: AppOptions): Middleware {
   const ttl = { never: 0, followers_diff: options.cacheTtlFollowersDiffSeconds, default: options.cacheTtlSeconds }[operation.cache]
   const store = options.cache
-  const lookup = options.lookups?.forOperation(operation)
   return async (event, next) => {
     if (!store || ttl === 0) return next()
     const { requestId, snapshot } = callOf(event)
@@ -180,7 +188,6 @@ function cache(operation: Operation, options: AppOptions): Middleware {
     options.metrics?.cache(operation.name, cached !== null)
     if (cached !== null) {
       event.res.headers.set('x-cache', 'HIT')
-      lookup?.(snapshot, event.url.searchParams)
       return cached
     }
     const body = await next()
