@@ -1,7 +1,7 @@
 /** GET /api/v1/get_followers_diff — follower-count change over the trailing 7 and 30 days (UTC, as of the request). */
 import { defineOperation } from './define.ts'
 import { accountParameters, resolveAccount } from '../params/account.ts'
-import { diffBody, diffResponse } from '../queries/daily-series.ts'
+import { followersDiffBody, diffResponse } from '../queries/daily-series.ts'
 import { integer } from '../openapi/schema.ts'
 
 export default defineOperation({
@@ -13,6 +13,6 @@ export default defineOperation({
   response: diffResponse(integer(), '^([+-][1-9]\\d*|0)$'),
   cache: 'followers_diff',
   handle({ query, snapshot, now }) {
-    return diffBody(snapshot.followersCountHistory, resolveAccount(snapshot, query, 'fallback'), now)
+    return followersDiffBody(snapshot.followersCountHistory, resolveAccount(snapshot, query, 'fallback'), now)
   },
 })

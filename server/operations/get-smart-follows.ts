@@ -5,7 +5,7 @@
 import { defineOperation } from './define.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, DAYS_MESSAGE } from '../params/windows.ts'
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
 
 /** Order of the values in the spec's failure message. */
@@ -20,7 +20,7 @@ export default defineOperation({
   summary:
     'Accounts gaining smart followers in the last 1, 7 or 30 days, at most 1000 ranked rows per window and bucket.',
   parameters: [
-    daysParameter('Window in days.', SMART_FOLLOWS_DAYS_MESSAGE),
+    daysParameter('Window in days.', DAYS_MESSAGE),
     byParameter(
       SMART_FOLLOWS_BY,
       'alpha',
@@ -59,7 +59,7 @@ export default defineOperation({
   ),
   cache: 'default',
   handle({ query, snapshot }) {
-    const days = readDays(query, SMART_FOLLOWS_DAYS_MESSAGE)
+    const days = readDays(query, DAYS_MESSAGE)
     const by = readBy(query, SMART_FOLLOWS_BY, 'alpha')
     const ascending = readAscending(query)
     const requested = query.get('bucket')?.trim().toLowerCase() ?? ''

@@ -4,7 +4,7 @@
  */
 import { defineOperation } from './define.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
-import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, DAYS_MESSAGE } from '../params/windows.ts'
 import { envelope, id, integer, nullable, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
@@ -14,7 +14,7 @@ export default defineOperation({
   summary:
     'Accounts most looked up through this API in the last 1, 7 or 30 days up to the snapshot date, by lookups desc then platform_id (at most 1000).',
   parameters: [
-    daysParameter('Window in days, ending on the snapshot date.', SMART_FOLLOWS_DAYS_MESSAGE),
+    daysParameter('Window in days, ending on the snapshot date.', DAYS_MESSAGE),
     ...pageParameters('get_top_researched'),
   ],
   response: envelope(
@@ -32,7 +32,7 @@ export default defineOperation({
   ),
   cache: 'default',
   handle({ query, snapshot }) {
-    const days = readDays(query, SMART_FOLLOWS_DAYS_MESSAGE)
+    const days = readDays(query, DAYS_MESSAGE)
     const request = readPage(query, 'get_top_researched')
     const list = snapshot.topResearched.get(days)
     const total = list ? list.accountIdx.length : 0

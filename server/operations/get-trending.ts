@@ -8,7 +8,7 @@ import { filterParameter, readFilterId } from '../params/filters.ts'
 import { labelFilter } from '../queries/labels.ts'
 import { pagedItems, pageParameters, readPage } from '../params/page.ts'
 import { byParameter, readAscending, readBy, sortParameter } from '../params/sort.ts'
-import { daysParameter, daysSchema, readDays, SMART_FOLLOWS_DAYS_MESSAGE } from '../params/windows.ts'
+import { daysParameter, daysSchema, readDays, DAYS_MESSAGE } from '../params/windows.ts'
 import { boolean, envelope, integer, number, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot, TrendingList } from '../snapshot/load.ts'
 
@@ -24,7 +24,7 @@ export default defineOperation({
   summary:
     'Accounts with the largest positive growth of smart followers or score over the last 1, 7 or 30 days (at most 1000 rows after the filters).',
   parameters: [
-    daysParameter('Window in days, ending on the snapshot date.', SMART_FOLLOWS_DAYS_MESSAGE),
+    daysParameter('Window in days, ending on the snapshot date.', DAYS_MESSAGE),
     byParameter(
       TRENDING_BY,
       'smart_followers',
@@ -50,7 +50,7 @@ export default defineOperation({
   ),
   cache: 'default',
   handle({ query, snapshot }) {
-    const days = readDays(query, SMART_FOLLOWS_DAYS_MESSAGE)
+    const days = readDays(query, DAYS_MESSAGE)
     const by = readBy(query, TRENDING_BY, 'smart_followers')
     const ascending = readAscending(query)
     const keep = labelFilter(snapshot, readFilterId(query, 'category_id', 'ignore'), readFilterId(query, 'tag_id', 'ignore'))

@@ -1,9 +1,10 @@
 /**
  * Time windows of the history, lists and mentions operations: the single event day (`date` of friendshipHistory/*),
- * the `days` choice 1|7|30 (smart follows, mentioners) and the mentioners' inclusive UTC date range.
+ * the `days` choice 1|7|30 (smart follows, trending, top researched, mentioners) and the mentioners' inclusive UTC
+ * date range.
  *
  * @example readEventDay(new URLSearchParams('date=2026-11-20')) // day number of 2026-11-20; throws on '20-11-2026'
- * @example readDays(new URLSearchParams('days=abc'), SMART_FOLLOWS_DAYS_MESSAGE) // 7
+ * @example readDays(new URLSearchParams('days=abc'), DAYS_MESSAGE) // 7
  * @example readMentionWindow(new URLSearchParams('date_from=2026-11-01&date_to=2026-11-02'), now).echo // { date_from, date_to }
  */
 import { ApiError } from '../errors.ts'
@@ -37,8 +38,8 @@ export type Days = (typeof ALLOWED_DAYS)[number]
 export const daysSchema = () => integer({ enum: [...ALLOWED_DAYS] })
 const DEFAULT_DAYS: Days = 7
 
-/** The two operations word their failure differently (sic: "param" vs "params"). */
-export const SMART_FOLLOWS_DAYS_MESSAGE = 'Days param is only available: 1|7|30'
+/** get_mentioners words its failure differently from the other `days` operations (sic: "param" vs "params"). */
+export const DAYS_MESSAGE = 'Days param is only available: 1|7|30'
 export const MENTIONERS_DAYS_MESSAGE = 'Days params is only available: 1|7|30'
 
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/

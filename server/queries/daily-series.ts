@@ -116,13 +116,13 @@ function rowsSince(day: ArrayLike<number>, oldest: number): number {
  * of the oldest stored value, newest minus oldest (0 with fewer than two values), and that difference signed (`+N`,
  * `-N` or `0`).
  */
-export function diffBody(series: SeriesParts<'followers_count'>, idx: number, now: Date) {
+export function followersDiffBody(series: SeriesParts<'followers_count'>, idx: number, now: Date) {
   const today = utcDay(now)
   const { day, counts } = followerCounts(series, idx, today, 30)
   return windowsBody(day, counts(0, day.length), today, 0)
 }
 
-/** diffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */
+/** followersDiffBody over the stored scores (2 decimals): the scores of the scored dates, days without a score skipped. */
 export function scoreDiffBody(history: ScoreSeries, idx: number, now: Date) {
   const today = utcDay(now)
   const { day, scores } = scoreDays(history, idx, today, 30)
