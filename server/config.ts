@@ -32,7 +32,7 @@ export interface ServerConfig {
 }
 
 /** Upper bound the spec puts on the staleness of `get_followers_diff.today`. */
-export const FOLLOWERS_DIFF_MAX_TTL_SECONDS = 3600
+const FOLLOWERS_DIFF_MAX_TTL_SECONDS = 3600
 
 export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {

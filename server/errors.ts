@@ -32,7 +32,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   server_error: 500,
 }
 
-export const DOCS_BASE_URL = process.env.API_DOCS_URL ?? 'https://docs.example.org/account-scoring-api/errors'
+const DOCS_BASE_URL = process.env.API_DOCS_URL ?? 'https://docs.example.org/account-scoring-api/errors'
 
 export interface ErrorBody {
   success: false

@@ -8,8 +8,8 @@ import { envelope, id, object, score, string } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
 /** Entries considered per request; the cap applies before validation. */
-export const BULK_ENTRY_LIMIT = 50
-export const BULK_REQUIRED_MESSAGE = 'ids or usernames is required'
+const BULK_ENTRY_LIMIT = 50
+const BULK_REQUIRED_MESSAGE = 'ids or usernames is required'
 
 export default defineOperation({
   name: 'bulk_scores_check',

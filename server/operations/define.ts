@@ -7,7 +7,7 @@ import type { Admission } from '../access/index.ts'
 import type { JsonSchema, Parameter } from '../openapi/schema.ts'
 import type { Snapshot } from '../snapshot/load.ts'
 
-export const API_PREFIX = '/api/v1'
+const API_PREFIX = '/api/v1'
 
 export type Group = 'Scores' | 'Accounts' | 'Followers' | 'Mentions' | 'Lists' | 'History' | 'Reference'
 

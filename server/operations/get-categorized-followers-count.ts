@@ -5,7 +5,7 @@ import type { Snapshot } from '../snapshot/load.ts'
 import { array, integer, nullable, object, string } from '../openapi/schema.ts'
 
 /** Projects, Venture Capitals, Influencers: listed right after `All`, in this order. */
-export const LEADING_CATEGORY_IDS = [3, 1, 7]
+const LEADING_CATEGORY_IDS = [3, 1, 7]
 const ALL_ID = -1
 const NO_CATEGORY_ID = 0
 

@@ -25,7 +25,7 @@ export const FOLLOWER_ROW = object({
 })
 
 /** Order of the values in the spec's failure message. */
-export const FOLLOWERS_BY = ['followers', 'score', 'subscribed_at'] as const
+const FOLLOWERS_BY = ['followers', 'score', 'subscribed_at'] as const
 
 export default defineOperation({
   name: 'get_followers',

@@ -15,7 +15,7 @@ import { boolean, date, envelope, id, integer, nullable, object, score, string }
 import type { Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the spec's failure message. */
-export const MENTIONERS_BY = ['score', 'followers'] as const
+const MENTIONERS_BY = ['score', 'followers'] as const
 
 const targetProfile = {
   platform_id: id(),

@@ -16,7 +16,7 @@ const WIDTH = EXPLANATION_COMPONENTS.length
 const POSITION = new Map<string, number>(EXPLANATION_COMPONENTS.map((name, i) => [name, i]))
 
 /** Followers listed per window (the largest moves); `arrived` and `left` count them all. */
-export const CHANGES_LISTED = 20
+const CHANGES_LISTED = 20
 
 /** The score's terms: platform_score = 1000 · ln(1 + audience / size_divisor) / ln(1001), at most 1000. */
 const TERMS = ['audience', 'size_followers', 'size_divisor'] as const

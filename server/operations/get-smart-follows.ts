@@ -9,10 +9,10 @@ import { daysParameter, daysSchema, readDays, DAYS_MESSAGE } from '../params/win
 import { array, boolean, envelope, id, integer, number, object, score, string } from '../openapi/schema.ts'
 
 /** Order of the values in the spec's failure message. */
-export const SMART_FOLLOWS_BY = ['score', 'followers', 'alpha'] as const
+const SMART_FOLLOWS_BY = ['score', 'followers', 'alpha'] as const
 
 /** `bucket` value (lower case): which smart followers count (all; Venture Capitals; Influencers; Angels). */
-export const BUCKETS = ['all', 'vc', 'inf', 'angels'] as const
+const BUCKETS = ['all', 'vc', 'inf', 'angels'] as const
 
 export default defineOperation({
   name: 'get_smart_follows',

@@ -13,10 +13,10 @@ import { boolean, envelope, integer, number, object, score, string } from '../op
 import type { Snapshot, TrendingList } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `smart_followers` is the default. */
-export const TRENDING_BY = ['smart_followers', 'score'] as const
+const TRENDING_BY = ['smart_followers', 'score'] as const
 
 /** The list is the 1000 largest growths that pass the filters. */
-export const TRENDING_CAP = 1000
+const TRENDING_CAP = 1000
 
 export default defineOperation({
   name: 'get_trending',

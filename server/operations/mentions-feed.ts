@@ -20,11 +20,11 @@ import { array, envelope, id, integer, nullable, object, plainReference, score, 
 import type { Mentions, Snapshot } from '../snapshot/load.ts'
 
 /** Order of the values in the failure message; `created_at` is the default. */
-export const MENTIONS_FEED_BY = ['created_at', 'favorites', 'retweets', 'replies', 'views', 'score'] as const
+const MENTIONS_FEED_BY = ['created_at', 'favorites', 'retweets', 'replies', 'views', 'score'] as const
 
 /** Author of a tweet in neither the account nor the friend table. */
-export const UNKNOWN_USERNAME = 'unknown'
-export const UNKNOWN_NAME = 'Unknown'
+const UNKNOWN_USERNAME = 'unknown'
+const UNKNOWN_NAME = 'Unknown'
 
 export function mentionsFeedParameters(rule: PageSizeRule): Parameter[] {
   return [

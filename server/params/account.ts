@@ -16,11 +16,11 @@ import type { Snapshot } from '../snapshot/load.ts'
  */
 export type IdentificationMode = 'fallback' | 'precedence'
 
-export const ACCOUNT_REQUIRED_MESSAGE = 'username or platform_id is required'
-export const ACCOUNT_NOT_FOUND_MESSAGE = 'Account not found'
+const ACCOUNT_REQUIRED_MESSAGE = 'username or platform_id is required'
+const ACCOUNT_NOT_FOUND_MESSAGE = 'Account not found'
 
 /** `@Alice/ ` → `alice` (the lookup key). */
-export function normalizeUsername(raw: string): string {
+function normalizeUsername(raw: string): string {
   return raw.trim().replace(/^@/, '').replace(/\/$/, '').trim().toLowerCase()
 }
 

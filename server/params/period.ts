@@ -6,7 +6,7 @@
 import { string, type Parameter } from '../openapi/schema.ts'
 
 /** `period` value (lower case) → days in the window; `all` = the whole stored history. */
-export const PERIOD_DAYS = new Map<string, number>([
+const PERIOD_DAYS = new Map<string, number>([
   ['3d', 3],
   ['7d', 7],
   ['1w', 7],

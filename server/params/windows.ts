@@ -40,7 +40,7 @@ const DEFAULT_DAYS: Days = 7
 
 /** get_mentioners words its failure differently from the other `days` operations (sic: "param" vs "params"). */
 export const DAYS_MESSAGE = 'Days param is only available: 1|7|30'
-export const MENTIONERS_DAYS_MESSAGE = 'Days params is only available: 1|7|30'
+const MENTIONERS_DAYS_MESSAGE = 'Days params is only available: 1|7|30'
 
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/
 
@@ -63,9 +63,9 @@ export function daysParameter(description: string, message: string): Parameter {
 }
 
 /** The mentioners' range messages: the spec writes the last one without a final period, unlike `date` elsewhere. */
-export const RANGE_TOGETHER_MESSAGE = 'date_from and date_to must be provided together'
-export const RANGE_INVALID_DATE_MESSAGE = 'Invalid date format. Use YYYY-MM-DD'
-export const RANGE_ORDER_MESSAGE = 'date_from must be on or before date_to'
+const RANGE_TOGETHER_MESSAGE = 'date_from and date_to must be provided together'
+const RANGE_INVALID_DATE_MESSAGE = 'Invalid date format. Use YYYY-MM-DD'
+const RANGE_ORDER_MESSAGE = 'date_from must be on or before date_to'
 
 export interface MentionWindow {
   /** Inclusive bounds, epoch milliseconds. */

@@ -6,7 +6,7 @@
 import { readFilterId } from '../params/filters.ts'
 import type { AccountLabels, Snapshot } from '../snapshot/load.ts'
 
-export function hasLabel(labels: AccountLabels, idx: number, id: number): boolean {
+function hasLabel(labels: AccountLabels, idx: number, id: number): boolean {
   if (id >= 0 && id < 32) return ((labels.mask[idx] >>> id) & 1) === 1
   for (let r = labels.offsets[idx]; r < labels.offsets[idx + 1]; r++) if (labels.ids[r] === id) return true
   return false
@@ -43,7 +43,7 @@ export function hasAnyLabel(labels: AccountLabels, idx: number, set: LabelSet): 
 }
 
 /** The account carries at least one tag of this tag-category. */
-export function hasTagInCategory(snapshot: Snapshot, idx: number, tagCategoryId: number): boolean {
+function hasTagInCategory(snapshot: Snapshot, idx: number, tagCategoryId: number): boolean {
   const { offsets, ids } = snapshot.accountTags
   for (let r = offsets[idx]; r < offsets[idx + 1]; r++) {
     if (snapshot.tagById.get(ids[r])?.tagCategoryId === tagCategoryId) return true

@@ -12,7 +12,7 @@ import { log } from '../../../log/logger.ts'
 /** A lock not refreshed for this long is a dead holder's and is taken over. Changes under a lock take milliseconds. */
 export const LOCK_STALE_MS = 15_000
 /** Give up waiting for a lock after this long (the error names the lock): longer than a dead holder keeps it. */
-export const LOCK_TIMEOUT_MS = 20_000
+const LOCK_TIMEOUT_MS = 20_000
 /** The longest pause between two tries (they start at 2 ms and grow). */
 const MAX_PAUSE_MS = 50
 

@@ -59,7 +59,7 @@ type ScriptedRedis = Redis & {
  * the request answers `server_error` at once, nothing is admitted uncounted, and the client reconnects on its own
  * (ioredis' retry strategy) so requests succeed again as soon as Redis is back.
  */
-export const REDIS_CLIENT_OPTIONS = {
+const REDIS_CLIENT_OPTIONS = {
   commandTimeout: 1000,
   maxRetriesPerRequest: 0,
   enableOfflineQueue: false,
