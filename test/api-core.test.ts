@@ -330,6 +330,46 @@ Reload('reload :: a new current snapshot is loaded, then switched in; a broken o
   }
 })
 
+Reload('reload :: a short on-disk column fails the load; a folder that failed is tried again once the pointer has moved away and back', async () => {
+  const env = await setup()
+  const dir = tempDir('api-reload-retry')
+  const copy = (id: string) => {
+    const target = path.join(dir, id)
+    fs.cpSync(env.snapshotDir, target, { recursive: true })
+    const manifestPath = path.join(target, 'manifest.json')
+    fs.writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifestPath, 'utf8')), snapshot_id: id }))
+    return target
+  }
+  const point = (target: string) => {
+    fs.symlinkSync(target, path.join(dir, 'current.tmp'))
+    fs.renameSync(path.join(dir, 'current.tmp'), path.join(dir, 'current'))
+  }
+  const good = copy(`${env.today}_good`)
+  point(good)
+  const server = await env.startAnother({ snapshotsDir: dir })
+  try {
+    const health = async () => (await request(server.url, env.key, '/healthz')).body.snapshot_id
+    const later = copy(`${env.today}_later`)
+    // a column read per request from disk (the score's explanations), cut short as by an interrupted copy
+    const column = path.join(later, 'serving', 'score_explanations.components.bin')
+    fs.copyFileSync(column, `${column}.whole`)
+    fs.truncateSync(column, 8)
+    point(later)
+    assert.is(await server.snapshots.refresh(), false)
+    assert.is(await health(), `${env.today}_good`)
+    // repaired in place: not tried again while the pointer has not moved
+    fs.renameSync(`${column}.whole`, column)
+    assert.is(await server.snapshots.refresh(), false)
+    point(good)
+    assert.is(await server.snapshots.refresh(), false)
+    point(later)
+    assert.is(await server.snapshots.refresh(), true)
+    assert.is(await health(), `${env.today}_later`)
+  } finally {
+    await server.close()
+  }
+})
+
 OpenApi.run()
 Health.run()
 Pipeline.run()

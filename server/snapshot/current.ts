@@ -51,7 +51,10 @@ export class CurrentSnapshot implements SnapshotSource {
       log.warn('snapshot.pointer_unreadable', { dir: this.snapshotsDir, error: String(error) })
       return false
     }
-    if (target === this.#current.dir || target === this.#failed) return false
+    if (target === this.#failed) return false
+    // the pointer moved since a failure: its target is tried again when it comes back (repaired, or copied again)
+    this.#failed = null
+    if (target === this.#current.dir) return false
     try {
       const next = await loadSnapshot(target)
       const previous = this.#current.id
