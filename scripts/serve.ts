@@ -11,14 +11,18 @@ import { startServer } from '../server/main.ts'
 export async function serve(services?: AccessServices): Promise<void> {
   services ??= await createServices(storageConfigFromEnv())
   const server = await startServer(serverConfigFromEnv(), services)
+  let stopping = false
   const stop = async (signal: string) => {
+    // a second signal while stopping (a double Ctrl-C) must not end the process before the counts are saved
+    if (stopping) return
+    stopping = true
     log.info('server.stopping', { signal })
     await server.close()
     await services!.close()
     process.exit(0)
   }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

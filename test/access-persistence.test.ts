@@ -95,6 +95,35 @@ embedded('unreadable counters :: the store refuses to open rather than start fro
   assert.ok(fs.lstatSync(counters).isSymbolicLink())
 })
 
+embedded('invalid counters :: a count that is not a whole number or a window that never ends stops the store from opening', async () => {
+  for (const window of [{ count: 'x', expiresAt: Date.now() + 1000 }, { count: 1, expiresAt: 9999999999999 }, { count: -1, expiresAt: Date.now() + 1000 }]) {
+    const store = embeddedStore()
+    const dataDir = store.config().dataDir
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(path.join(dataDir, 'counters.json'), JSON.stringify({ 'quota:1': window }))
+    const opened = await createServices(store.config()).then(
+      (services) => services.close().then(() => 'opened'),
+      (error: Error) => error.message,
+    )
+    assert.match(opened, /counters\.json in the data directory holds an invalid window quota:1/, JSON.stringify(window))
+  }
+})
+
+embedded('stop :: a second SIGINT while the server stops (a double Ctrl-C) still lets it save the counts and exit 0', async () => {
+  const store = embeddedStore()
+  const services = await createServices(store.config())
+  const { userId } = await services.admin.createAccount({})
+  const { key } = await services.admin.createKey(userId, 'main')
+  await services.close()
+  const { snapshotsDir } = await setup()
+  const server = await startServerProcess({ STORAGE_DRIVER: 'embedded', DATA_DIR: store.config().dataDir, SNAPSHOTS_DIR: snapshotsDir })
+  for (let page = 1; page <= 5; page++) await fetch(`${server.url}api/v1/get_categories?page=${page}`, { headers: { 'x-api-key': key } })
+  await server.stop(['SIGINT', 'SIGINT'])
+  const after = await createServices(store.config())
+  assert.is((await after.admin.usage(userId)).quota.used, 5)
+  await after.close()
+})
+
 embedded.run()
 
 const scaleOut = suite<{ store: Store & { url: string }; services: AccessServices }>('access [redis] scale-out')
@@ -112,7 +141,7 @@ scaleOut.after(async (ctx) => {
 })
 
 /** A real server process (`scripts/serve.ts`) on the shared Redis, serving the tests' snapshot on a free port. */
-async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: () => Promise<void> }> {
+async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: (signals?: NodeJS.Signals[]) => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOOKUPS_RECORD: '0', ...env },
@@ -142,9 +171,13 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
   return {
     url,
     log: () => log,
-    async stop() {
+    async stop(signals = ['SIGTERM']) {
       process.off('exit', killOnExit)
-      child.kill('SIGTERM')
+      for (const [i, signal] of signals.entries()) {
+        // a signal after the first one lands while the server stops (two at once would be delivered as one)
+        while (i > 0 && !log.includes('"server.stopping"') && child.exitCode === null) await sleep(1)
+        child.kill(signal)
+      }
       assert.is(await exited, 0, 'a graceful stop')
     },
   }

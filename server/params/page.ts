@@ -80,9 +80,7 @@ export function pageRows(
   return { total, rows }
 }
 
-/**
- * The spec's envelope: `success`, `total`, `page`, `size`, `pages`, any `extra` keys, then the items under `key`.
- */
+/** The spec's envelope: `success`, `total`, `page`, `size`, `pages`, any `extra` keys, then the items under `key`. */
 export function pagedBody<T>(request: PageRequest, total: number, key: string, items: T[], extra: Record<string, unknown> = {}) {
   const pages = Math.max(1, Math.ceil(total / request.size))
   return { success: true as const, total, page: request.page, size: items.length, pages, ...extra, [key]: items }

@@ -24,13 +24,10 @@ export class DiskColumn<T extends ColumnType> {
     readonly length: number,
   ) {
     this.#fd = fs.openSync(file, 'r')
+    descriptors.register(this, this.#fd)
     // checked at load, as the columns read whole are: a short file would fail every request that reads it
     const bytes = length * ARRAYS[type].BYTES_PER_ELEMENT
-    if (fs.fstatSync(this.#fd).size < bytes) {
-      fs.closeSync(this.#fd)
-      throw new Error(`serving column ${file} shorter than its columns.json length (${bytes} bytes)`)
-    }
-    descriptors.register(this, this.#fd)
+    if (fs.fstatSync(this.#fd).size < bytes) throw new Error(`serving column ${file} shorter than its columns.json length (${bytes} bytes)`)
   }
 
   read(start: number, end: number): ArrayOf<T> {

@@ -73,6 +73,9 @@ class EmbeddedCounters implements Counters {
     // no counts would then overwrite the saved ones)
     if (saved instanceof Error) throw new Error(`${COUNTERS_ITEM} in the data directory could not be read: ${saved.message}`)
     if (typeof saved !== 'object' || Array.isArray(saved)) throw new Error(`${COUNTERS_ITEM} in the data directory is not a JSON object`)
+    // a count that is not a whole number, or a window that never ends, would never refuse a call
+    const bad = Object.entries(saved).find(([, w]) => !(Number.isSafeInteger(w?.count) && w.count >= 0 && w.expiresAt <= Date.now() + QUOTA_WINDOW_MS))
+    if (bad) throw new Error(`${COUNTERS_ITEM} in the data directory holds an invalid window ${bad[0]}: ${JSON.stringify(bad[1])}`)
     return new EmbeddedCounters(storage, new Map(Object.entries(saved)))
   }
 

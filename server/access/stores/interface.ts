@@ -30,9 +30,7 @@ export interface CountResult {
   now: number
 }
 
-/**
- * Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot.
- */
+/** Atomic fixed-window counters. Check and increment happen as one step, so concurrent calls never overshoot. */
 export interface Counters {
   count(request: CountRequest): Promise<CountResult>
   /** The monthly counter as it stands, without counting. */
