@@ -287,12 +287,12 @@ Accounts('reuse :: a resolution is reused for the same query only where both mod
 
 const Reload = suite('snapshot reload')
 
-Reload('reload :: a new current snapshot is loaded, then switched in; a broken one is logged and the old one keeps serving', async () => {
-  const env = await setup()
-  const dir = tempDir('api-reload')
+/** A snapshots folder of copies of `snapshotDir` (`copy(id)`, each its own snapshot_id) and its `current` pointer. */
+function snapshotsFolder(snapshotDir: string, name: string) {
+  const dir = tempDir(name)
   const copy = (id: string) => {
     const target = path.join(dir, id)
-    fs.cpSync(env.snapshotDir, target, { recursive: true })
+    fs.cpSync(snapshotDir, target, { recursive: true })
     const manifestPath = path.join(target, 'manifest.json')
     fs.writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifestPath, 'utf8')), snapshot_id: id }))
     return target
@@ -301,6 +301,12 @@ Reload('reload :: a new current snapshot is loaded, then switched in; a broken o
     fs.symlinkSync(target, path.join(dir, 'current.tmp'))
     fs.renameSync(path.join(dir, 'current.tmp'), path.join(dir, 'current'))
   }
+  return { dir, copy, point }
+}
+
+Reload('reload :: a new current snapshot is loaded, then switched in; a broken one is logged and the old one keeps serving', async () => {
+  const env = await setup()
+  const { dir, copy, point } = snapshotsFolder(env.snapshotDir, 'api-reload')
   point(copy(`${env.today}_first`))
   const server = await env.startAnother({ snapshotsDir: dir })
   try {
@@ -332,18 +338,7 @@ Reload('reload :: a new current snapshot is loaded, then switched in; a broken o
 
 Reload('reload :: a short on-disk column fails the load; a folder that failed is tried again once the pointer has moved away and back', async () => {
   const env = await setup()
-  const dir = tempDir('api-reload-retry')
-  const copy = (id: string) => {
-    const target = path.join(dir, id)
-    fs.cpSync(env.snapshotDir, target, { recursive: true })
-    const manifestPath = path.join(target, 'manifest.json')
-    fs.writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifestPath, 'utf8')), snapshot_id: id }))
-    return target
-  }
-  const point = (target: string) => {
-    fs.symlinkSync(target, path.join(dir, 'current.tmp'))
-    fs.renameSync(path.join(dir, 'current.tmp'), path.join(dir, 'current'))
-  }
+  const { dir, copy, point } = snapshotsFolder(env.snapshotDir, 'api-reload-retry')
   const good = copy(`${env.today}_good`)
   point(good)
   const server = await env.startAnother({ snapshotsDir: dir })
