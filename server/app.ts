@@ -1,11 +1,11 @@
 /**
  * The h3 app: every operation of the registry under `/api/v1`, plus `/openapi.json` and `/healthz`.
  *
- * An operation's request goes through its route's middleware, in order: `pin` (request id, the snapshot it is
- * answered from, method check), `admit` (key, quota, rate), `recordLookup` (an answered account lookup, for
- * top_researched), `cache` (a hit answers; a miss runs the handler and stores its body), then the handler. Anything thrown on the way reaches the app's one `onError`, which answers
- * the spec's error body (HTTP 200 unless real statuses are on); anything unexpected becomes `server_error`
- * "Unexpected error…", logged with the request id.
+ * An operation's request goes through its route's middleware, in order: `pin` (request id, the snapshot it is answered
+ * from, method check), `admit` (key, quota, rate), `recordLookup` (account lookups, for top_researched), `cache` (a
+ * hit answers; a miss runs the handler and stores its body), then the handler. Anything thrown on the way reaches the
+ * app's one `onError`, which answers the spec's error body (HTTP 200 unless real statuses are on); anything unexpected
+ * becomes `server_error` "Unexpected error…", logged with the request id.
  *
  * @example const app = createApp({ snapshots, access, cache, ...serverConfigFromEnv() }); listen(toNodeHandler(app))
  */
