@@ -185,6 +185,8 @@ Cache('cache :: error bodies are never stored or served from the cache', async (
     const res = await env.get('get_followers', params)
     assert.is(res.body.error.code, 'account_not_found')
     assert.not.equal(res.headers.get('x-cache'), 'HIT')
+    // nor do they say anything of the cache
+    assert.is(res.headers.get('x-cache'), null)
   }
   const search = `?${new URLSearchParams({ username: params.username, size: String(params.size) })}`
   const key = cacheKey('get_followers', search, env.server.snapshots.current.id)
