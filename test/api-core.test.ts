@@ -336,6 +336,25 @@ Reload('reload :: a new current snapshot is loaded, then switched in; a broken o
   }
 })
 
+Reload('reload :: requests are answered by the snapshot serving while a new one loads', async () => {
+  const env = await setup()
+  const { dir, copy, point } = snapshotsFolder(env.snapshotDir, 'api-reload-answering')
+  point(copy(`${env.today}_first`))
+  const server = await env.startAnother({ snapshotsDir: dir })
+  try {
+    point(copy(`${env.today}_second`))
+    let loaded = false
+    const loading = server.snapshots.refresh().then((switched) => ((loaded = true), switched))
+    const during = await request(server.url, env.key, '/healthz')
+    const answeredWhileLoading = !loaded
+    assert.is(await loading, true)
+    assert.equal([during.body.snapshot_id, answeredWhileLoading], [`${env.today}_first`, true])
+    assert.is((await request(server.url, env.key, '/healthz')).body.snapshot_id, `${env.today}_second`)
+  } finally {
+    await server.close()
+  }
+})
+
 Reload('reload :: a short on-disk column fails the load; a folder that failed is tried again once the pointer has moved away and back', async () => {
   const env = await setup()
   const { dir, copy, point } = snapshotsFolder(env.snapshotDir, 'api-reload-retry')

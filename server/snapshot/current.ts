@@ -1,7 +1,7 @@
 /**
- * The snapshot being served, following `<snapshotsDir>/current`. A new target of the pointer is loaded (in this
- * thread: requests arriving meanwhile wait) and swapped in atomically; a request keeps the snapshot it started with
- * (it reads `current` once). A snapshot that fails to load is logged and the previous one keeps serving.
+ * The snapshot being served, following `<snapshotsDir>/current`. A new target of the pointer is loaded beside it
+ * (its files read off the event loop: the one serving answers meanwhile) and swapped in atomically; a request keeps
+ * the snapshot it started with (it reads `current` once). A snapshot that fails to load is logged and the previous one keeps serving.
  *
  * @example const store = await CurrentSnapshot.open('./snapshots'); store.watch(5)
  */

@@ -23,9 +23,9 @@ import { loadTweets } from './tweets.ts'
 import { openServingFiles, type Column, type ServingFiles } from './serving-files.ts'
 
 export type Snapshot = Awaited<ReturnType<typeof loadSnapshot>>
-export type AccountLabels = ReturnType<typeof labels>
+export type AccountLabels = Awaited<ReturnType<typeof labels>>
 export type Mentions = Snapshot['mentions']
-export type TrendingList = ReturnType<typeof trendingLists> extends Map<string, infer L> ? L : never
+export type TrendingList = Awaited<ReturnType<typeof trendingLists>> extends Map<string, infer L> ? L : never
 
 export interface Reference {
   id: number
@@ -44,11 +44,7 @@ interface SmartFollowsList {
   byFollowers: object[]
 }
 
-interface Manifest {
-  snapshot_id: string
-  build_date: string
-  built_at?: string
-}
+interface Manifest { snapshot_id: string; build_date: string; built_at?: string }
 
 export async function loadSnapshot(dir: string) {
   const started = Date.now()
@@ -56,13 +52,13 @@ export async function loadSnapshot(dir: string) {
   const manifest = JSON.parse(fs.readFileSync(path.join(realDir, 'manifest.json'), 'utf8')) as Manifest
   const files = openServingFiles(path.join(realDir, 'serving'))
   const { array, disk, reference } = files
-  const accounts = loadAccounts(files)
+  const accounts = await loadAccounts(files)
   const previousUsernames = loadPreviousUsernames(reference.previous_usernames, accounts.count)
   const categories = reference.categories as unknown as Reference[]
   const tagRows = reference.tags as { id: number; name: string; tag_category_id: number }[]
   const tags: Tag[] = tagRows.map(({ id, name, tag_category_id }) => ({ id, name, tagCategoryId: tag_category_id }))
   const offsets = (table: string) => array(`${table}.offsets`, 'i32')
-  const loaded = loadTweets(realDir)
+  const loaded = await loadTweets(realDir)
   const { mentioned: _, ...tweets } = loaded
   const snapshot = {
     id: manifest.snapshot_id,
@@ -78,26 +74,26 @@ export async function loadSnapshot(dir: string) {
      * Every lower-case handle, sorted by its UTF-8 bytes, and the account it resolves to (the build's rule: a current
      * username, else a slug, else a previous username; a tracked account wins a handle shared with a friend-only one).
      */
-    handles: { key: files.texts('handles.key', 'memory'), accountIdx: array('handles.account_idx', 'i32') },
+    handles: { key: await files.texts('handles.key', 'memory'), accountIdx: await array('handles.account_idx', 'i32') },
     previousUsernames,
     categories,
     categoryById: new Map(categories.map((c) => [c.id, c])),
     tagCategories: reference.tag_categories as unknown as Reference[],
     tags,
     tagById: new Map(tags.map((t) => [t.id, t])),
-    accountCategories: labels(files, 'account_categories'),
-    accountTags: labels(files, 'account_tags'),
+    accountCategories: await labels(files, 'account_categories'),
+    accountTags: await labels(files, 'account_tags'),
     /** smart_followers.parquet grouped by target: rows in `by=score desc` order. */
     smartFollowers: {
-      offsets: offsets('smart_followers'),
-      followerIdx: array('smart_followers.follower_idx', 'i32'),
-      subscribedAtMs: array('smart_followers.subscribed_at_ms', 'f64'),
+      offsets: await offsets('smart_followers'),
+      followerIdx: await array('smart_followers.follower_idx', 'i32'),
+      subscribedAtMs: await array('smart_followers.subscribed_at_ms', 'f64'),
       /**
        * The other two orders (follower count desc, subscription desc): the row at position p of target t is
        * `byFollowers[offsets[t] + p]` (for `score`, the position is the row).
        */
-      byFollowers: array('smart_followers.by_followers', 'i32'),
-      bySubscribed: array('smart_followers.by_subscribed', 'i32'),
+      byFollowers: await array('smart_followers.by_followers', 'i32'),
+      bySubscribed: await array('smart_followers.by_subscribed', 'i32'),
       /**
        * Each row's follower (read as one range per target by get_followers_score_sum): its score and its label ids as
        * bit masks, categories 0..30 and tags 0..31 / 32..62; bit 31 of `categories` and of `tagsHigh`
@@ -112,30 +108,30 @@ export async function loadSnapshot(dir: string) {
     },
     /** categorized_followers_count.parquet grouped by target, rows in list order. */
     categorizedCounts: {
-      offsets: offsets('categorized_followers_count'),
+      offsets: await offsets('categorized_followers_count'),
       /** -1 for the `All` entry (id null), 0 for `NoCategory`; names come from the category table. */
-      categoryId: array('categorized_followers_count.category_id', 'i16'),
-      cnt: array('categorized_followers_count.cnt', 'u32'),
+      categoryId: await array('categorized_followers_count.category_id', 'i16'),
+      cnt: await array('categorized_followers_count.cnt', 'u32'),
     },
     /** followers_count_history's parts, newest first; the monitored accounts' series are answered. */
-    followersCountHistory: openSeriesParts(realDir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored),
+    followersCountHistory: await openSeriesParts(realDir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored),
     /** friendship_followed.parquet grouped by target, in file order (event_date desc, follower_id asc, action). */
     friendshipFollowed: {
-      offsets: offsets('friendship_followed'),
-      followerIdx: array('friendship_followed.follower_idx', 'i32'),
+      offsets: await offsets('friendship_followed'),
+      followerIdx: await array('friendship_followed.follower_idx', 'i32'),
       /** 1 = Followed, 0 = Unfollowed */
-      followed: array('friendship_followed.followed', 'u8'),
-      day: array('friendship_followed.day', 'i32'),
+      followed: await array('friendship_followed.followed', 'u8'),
+      day: await array('friendship_followed.day', 'i32'),
     },
     /** friendship_following.parquet grouped by source, in file order (action, followed id as string, event_date desc). */
     friendshipFollowing: {
-      offsets: offsets('friendship_following'),
-      followedIdx: array('friendship_following.followed_idx', 'i32'),
+      offsets: await offsets('friendship_following'),
+      followedIdx: await array('friendship_following.followed_idx', 'i32'),
       /** 1 = Following, 0 = Unfollowing */
-      following: array('friendship_following.following', 'u8'),
-      day: array('friendship_following.day', 'i32'),
+      following: await array('friendship_following.following', 'u8'),
+      day: await array('friendship_following.day', 'i32'),
       /** main score, or graph score when the main one is 0 */
-      platformScore: array('friendship_following.platform_score', 'f64'),
+      platformScore: await array('friendship_following.platform_score', 'f64'),
     },
     /** key `${days}:${bucket}` (days 1|7|30, bucket all|vc|inf|angels) */
     smartFollows: smartFollowsLists(reference.smart_follows),
@@ -149,9 +145,9 @@ export async function loadSnapshot(dir: string) {
      * of 0). Every account's series is answered.
      */
     scoreHistory: {
-      changes: openSeriesParts(realDir, 'score_history', { platform_score: 'f64' }, accounts.numericId, new Uint8Array(accounts.count).fill(1), ['ended']),
+      changes: await openSeriesParts(realDir, 'score_history', { platform_score: 'f64' }, accounts.numericId, new Uint8Array(accounts.count).fill(1), ['ended']),
       /** score_dates.parquet: the scored dates, newest first */
-      dates: array('score_dates.day', 'u16'),
+      dates: await array('score_dates.day', 'u16'),
       /** each account's ranks on the build date and the days before it, newest first (0: none that day) */
       ranks: disk('score_ranks.by_account', 'i32'),
     },
@@ -164,7 +160,7 @@ export async function loadSnapshot(dir: string) {
       components: disk('score_explanations.components', 'f64'),
       /** score_contributors.parquet: the weightiest followers, biggest share first. */
       contributors: {
-        offsets: offsets('score_contributors'),
+        offsets: await offsets('score_contributors'),
         followerIdx: disk('score_contributors.follower_idx', 'i32'),
         points: disk('score_contributors.points', 'f64'),
         share: disk('score_contributors.share', 'f64'),
@@ -173,7 +169,7 @@ export async function loadSnapshot(dir: string) {
       },
       /** score_changes.parquet: per account, its 7-day rows then its 30-day rows, each by |points| desc. */
       changes: {
-        offsets: offsets('score_changes'),
+        offsets: await offsets('score_changes'),
         days: disk('score_changes.days', 'u8'),
         change: disk('score_changes.change', 'u8'),
         followerIdx: disk('score_changes.follower_idx', 'i32'),
@@ -182,7 +178,7 @@ export async function loadSnapshot(dir: string) {
       },
     },
     /** key `${days}:${metric}` (days 1|7|30, metric smart_followers|score); a missing key is an empty list */
-    trending: trendingLists(files),
+    trending: await trendingLists(files),
     /** key days (1|7|30); a missing key is an empty list */
     topResearched: topResearchedLists(reference.top_researched),
     /** the mentions whose author is smart (the `smart_mentions` view) */
@@ -193,10 +189,10 @@ export async function loadSnapshot(dir: string) {
   return snapshot
 }
 
-function loadAccounts({ array, texts }: ServingFiles) {
-  const numericId = array('accounts.numeric_id', 'u64')
-  const byScore = array('accounts.by_score', 'i32')
-  const byFollowers = array('accounts.by_followers', 'i32')
+async function loadAccounts({ array, texts }: ServingFiles) {
+  const numericId = await array('accounts.numeric_id', 'u64')
+  const byScore = await array('accounts.by_score', 'i32')
+  const byFollowers = await array('accounts.by_followers', 'i32')
   return {
     /** The tracked accounts by score and by follower count, descending (ties by account_idx). */
     byScore,
@@ -210,25 +206,25 @@ function loadAccounts({ array, texts }: ServingFiles) {
     /** The ids as numbers, ascending (= account_idx order: an id is found by binary search). */
     numericId,
     // never NULL (the build's audits)
-    username: texts('accounts.username', 'memory') as Column<string>,
+    username: await texts('accounts.username', 'memory') as Column<string>,
     /** null for friend-only records */
-    slug: texts('accounts.slug', 'memory'),
-    name: texts('accounts.name', 'memory'),
+    slug: await texts('accounts.slug', 'memory'),
+    name: await texts('accounts.name', 'memory'),
     /** '' for none: `at` never answers null. */
-    description: texts('accounts.description', 'memory'),
+    description: await texts('accounts.description', 'memory'),
     /** null for none. */
-    profileImage: texts('accounts.profile_image', 'memory'),
-    blueVerified: array('accounts.blue_verified', 'u8'),
-    isTracked: array('accounts.is_tracked', 'u8'),
-    isMonitored: array('accounts.is_monitored', 'u8'),
-    isSmart: array('accounts.is_smart', 'u8'),
-    platformScore: array('accounts.platform_score', 'f64'),
+    profileImage: await texts('accounts.profile_image', 'memory'),
+    blueVerified: await array('accounts.blue_verified', 'u8'),
+    isTracked: await array('accounts.is_tracked', 'u8'),
+    isMonitored: await array('accounts.is_monitored', 'u8'),
+    isSmart: await array('accounts.is_smart', 'u8'),
+    platformScore: await array('accounts.platform_score', 'f64'),
     /** NaN when the account has no friend record. */
-    graphScore: array('accounts.graph_score', 'f64'),
-    followersCount: array('accounts.followers_count', 'f64'),
-    smartFollowersCount: array('accounts.smart_followers_count', 'i32'),
+    graphScore: await array('accounts.graph_score', 'f64'),
+    followersCount: await array('accounts.followers_count', 'f64'),
+    smartFollowersCount: await array('accounts.smart_followers_count', 'i32'),
     /** 1 = highest score among tracked accounts; 0 for friend-only records (rank NULL). */
-    rank: array('accounts.rank', 'i32'),
+    rank: await array('accounts.rank', 'i32'),
   }
 }
 
@@ -248,9 +244,9 @@ function loadPreviousUsernames(rows: Record<string, unknown>[], owners: number) 
 }
 
 /** Tags or categories by account, with ids 0..31 as a bit mask (membership in O(1) for filters over many rows). */
-function labels({ array }: ServingFiles, table: string) {
-  const offsets = array(`${table}.offsets`, 'i32')
-  const ids = array(`${table}.id`, 'i32')
+async function labels({ array }: ServingFiles, table: string) {
+  const offsets = await array(`${table}.offsets`, 'i32')
+  const ids = await array(`${table}.id`, 'i32')
   const mask = new Uint32Array(offsets.length - 1)
   for (let idx = 0; idx < mask.length; idx++) {
     for (let r = offsets[idx]; r < offsets[idx + 1]; r++) if (ids[r] >= 0 && ids[r] < 32) mask[idx] |= 1 << ids[r]
@@ -285,12 +281,12 @@ function smartFollowsLists(rows: Record<string, unknown>[]): Map<string, SmartFo
 }
 
 /** One list per (days, metric), rows in rank order (the columns come sorted by days, metric, rank). */
-function trendingLists({ array }: ServingFiles) {
-  const days = array('trending.days', 'i32')
-  const byScore = array('trending.by_score', 'u8')
-  const accountIdx = array('trending.account_idx', 'i32')
-  const scoreDiff = array('trending.platform_score_diff', 'f64')
-  const followersDiff = array('trending.smart_followers_diff', 'i32')
+async function trendingLists({ array }: ServingFiles) {
+  const days = await array('trending.days', 'i32')
+  const byScore = await array('trending.by_score', 'u8')
+  const accountIdx = await array('trending.account_idx', 'i32')
+  const scoreDiff = await array('trending.platform_score_diff', 'f64')
+  const followersDiff = await array('trending.smart_followers_diff', 'i32')
   const lists = new Map<string, { accountIdx: Int32Array; platformScoreDiff: Float64Array; smartFollowersDiff: Int32Array }>()
   for (let start = 0; start < days.length; ) {
     let end = start

@@ -8,7 +8,7 @@
  */
 import type { loadTweets } from './tweets.ts'
 
-type Tweets = Pick<ReturnType<typeof loadTweets>, 'authorIdx' | 'createdAtMs' | 'mentioned'>
+type Tweets = Pick<Awaited<ReturnType<typeof loadTweets>>, 'authorIdx' | 'createdAtMs' | 'mentioned'>
 
 export function mentionsOf(tweets: Tweets, accounts: number, keep: (author: number) => boolean) {
   const { count, accountIdx: targets } = tweets.mentioned

@@ -5,7 +5,7 @@
  * and the rows' days in memory (2 bytes a row: a period is found without a read per part), the values on disk, an
  * account's rows newest day first.
  *
- * @example const history = openSeriesParts(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
+ * @example const history = await openSeriesParts(dir, 'followers_count_history', { followers_count: 'u32' }, accounts.numericId, accounts.isMonitored)
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -33,27 +33,28 @@ export interface SeriesParts<K extends string> {
   answered: Uint8Array
 }
 
-export function openSeriesParts<K extends string>(
+export async function openSeriesParts<K extends string>(
   snapshotDir: string,
   table: string,
   columns: Record<K, ColumnType>,
   accountIds: BigUint64Array,
   answered: Uint8Array,
   marks: string[] = [],
-): SeriesParts<K> {
-  const parts = partFolders(snapshotDir, table).map((folder) => {
+): Promise<SeriesParts<K>> {
+  const parts: SeriesPart<K>[] = []
+  for (const folder of partFolders(snapshotDir, table)) {
     const files = openServingFiles(folder, 'part')
     const values = {} as Record<K, DiskColumn<ColumnType>>
     for (const [name, type] of Object.entries(columns) as [K, ColumnType][]) values[name] = files.disk(name, type)
-    return {
+    parts.push({
       firstDay: Date.parse(`${path.basename(folder).slice('period='.length)}-01`.slice(0, 10)) / 86_400_000,
-      ids: files.array('platform_id', 'u64'),
-      offsets: files.array('offsets', 'i32'),
-      day: files.array('day', 'u16'),
+      ids: await files.array('platform_id', 'u64'),
+      offsets: await files.array('offsets', 'i32'),
+      day: await files.array('day', 'u16'),
       values,
-      marks: Object.fromEntries(marks.map((mark) => [mark, files.array(mark, 'i32')])),
-    }
-  })
+      marks: Object.fromEntries(await Promise.all(marks.map(async (mark) => [mark, await files.array(mark, 'i32')] as const))),
+    })
+  }
   return { parts, accountIds, answered }
 }
 

@@ -3,7 +3,7 @@
  * docs/snapshot.md): a column is read whole into a typed array, or left on disk and read by row range when a request
  * needs it (positioned reads; the OS page cache keeps what is read often). Nothing here writes.
  *
- * @example const files = openServingFiles(dir); files.array('accounts.rank', 'i32') // Int32Array
+ * @example const files = openServingFiles(dir); await files.array('accounts.rank', 'i32') // Int32Array
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -33,17 +33,11 @@ export class DiskColumn<T extends ColumnType> {
   read(start: number, end: number): ArrayOf<T> {
     if (!(0 <= start && start <= end && end <= this.length)) throw new RangeError(`rows ${start}..${end} outside 0..${this.length}`)
     const array = new ARRAYS[this.type](end - start) as ArrayOf<T>
-    readFully(this.#fd, new Uint8Array(array.buffer), start * array.BYTES_PER_ELEMENT)
+    // the length was checked at open: a positioned read of a regular file returns every byte of its range
+    if (fs.readSync(this.#fd, new Uint8Array(array.buffer), 0, array.byteLength, start * array.BYTES_PER_ELEMENT) < array.byteLength) {
+      throw new Error('serving column shorter than its columns.json length')
+    }
     return array
-  }
-}
-
-/** Fill `into` from the file at byte `position` (a read may return fewer bytes than asked). */
-function readFully(fd: number, into: Uint8Array, position: number): void {
-  for (let done = 0; done < into.length; ) {
-    const read = fs.readSync(fd, into, done, into.length - done, position + done)
-    if (read === 0) throw new Error('serving column shorter than its columns.json length')
-    done += read
   }
 }
 
@@ -103,11 +97,11 @@ export interface ServingFiles {
   /** The number of values of column `name`. */
   length(name: string): number
   /** Column `name` read whole. */
-  array<T extends ColumnType>(name: string, type: T): ArrayOf<T>
+  array<T extends ColumnType>(name: string, type: T): Promise<ArrayOf<T>>
   /** Column `name` left on disk. */
   disk<T extends ColumnType>(name: string, type: T): DiskColumn<T>
   /** Text column `name`, its bytes in memory or left on disk. */
-  texts(name: string, where: 'memory' | 'disk'): Texts
+  texts(name: string, where: 'memory' | 'disk'): Promise<Texts>
   /** The small tables (`reference.json`; none in a history part). */
   reference: Record<string, Record<string, unknown>[]>
 }
@@ -123,15 +117,21 @@ export function openServingFiles(dir: string, kind: 'snapshot' | 'part' = 'snaps
     if (!found || found.type !== type) throw new Error(`${dir}: no ${type} column ${name}`)
     return { file: path.join(dir, `${name}.bin`), length: found.length }
   }
-  const array = <T extends ColumnType>(name: string, type: T): ArrayOf<T> => {
+  // read by libuv's thread pool: requests go on being answered while a new snapshot loads
+  const array = async <T extends ColumnType>(name: string, type: T): Promise<ArrayOf<T>> => {
     const { file, length } = column(name, type)
     const values = new ARRAYS[type](length) as ArrayOf<T>
     if (length === 0) return values
-    const fd = fs.openSync(file, 'r')
+    const bytes = new Uint8Array(values.buffer)
+    const handle = await fs.promises.open(file, 'r')
     try {
-      readFully(fd, new Uint8Array(values.buffer), 0)
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesRead } = await handle.read(bytes, done, bytes.length - done, done)
+        if (bytesRead === 0) throw new Error(`${file}: shorter than its columns.json length`)
+        done += bytesRead
+      }
     } finally {
-      fs.closeSync(fd)
+      await handle.close()
     }
     return values
   }
@@ -139,9 +139,9 @@ export function openServingFiles(dir: string, kind: 'snapshot' | 'part' = 'snaps
     const { file, length } = column(name, type)
     return new DiskColumn(file, type, length)
   }
-  const texts = (name: string, where: 'memory' | 'disk') => {
-    const bytes = where === 'memory' ? Buffer.from(array(`${name}.utf8`, 'u8').buffer) : disk(`${name}.utf8`, 'u8')
-    return new Texts(array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? array(`${name}.null`, 'u8') : null)
+  const texts = async (name: string, where: 'memory' | 'disk') => {
+    const bytes = where === 'memory' ? Buffer.from((await array(`${name}.utf8`, 'u8')).buffer) : disk(`${name}.utf8`, 'u8')
+    return new Texts(await array(`${name}.offsets`, 'f64'), bytes, columns[`${name}.null`] ? await array(`${name}.null`, 'u8') : null)
   }
   const reference = kind === 'snapshot' ? JSON.parse(fs.readFileSync(path.join(dir, 'reference.json'), 'utf8')) : {}
   return { length: (name: string) => columns[name]?.length ?? 0, array, disk, texts, reference }
