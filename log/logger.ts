@@ -6,6 +6,7 @@
  *
  * @example log.info('build.step', { step: 'stg_accounts', rows: 1200, ms: 35 })
  */
+import { LRUCache } from 'lru-cache'
 import { pino } from 'pino'
 
 /**
@@ -116,4 +117,46 @@ export const log = {
   info: (event: string, fields?: Fields) => emit('info', event, fields),
   warn: (event: string, fields?: Fields) => emit('warn', event, fields),
   error: (event: string, fields?: Fields) => emit('error', event, fields),
+}
+
+/** The open windows of every folded log (`foldedLog`), written out by `flushFoldedLogs`. */
+const foldedLogs = new Set<LRUCache<string, FoldedLine>>()
+
+interface FoldedLine {
+  level: Level
+  event: string
+  fields: Fields
+  repeated: number
+}
+
+/**
+ * A log of failures that can repeat on every request (a store outage): the first line of a kind (`event` and `key`)
+ * is written, the lines of that kind in the next `windowMs` are counted, and when the window ends one more line is
+ * written, the last one's fields with `repeated` (how many were left out).
+ * @example const logFailure = foldedLog(10_000); logFailure('error', 'request.unexpected_error', error.message, fields)
+ */
+export function foldedLog(windowMs: number) {
+  const open = new LRUCache<string, FoldedLine>({
+    max: 1000,
+    ttl: windowMs,
+    ttlAutopurge: true,
+    // a window that ends, is pushed out by other kinds or flushed
+    dispose: (line) => {
+      if (line.repeated > 0) emit(line.level, line.event, { ...line.fields, repeated: line.repeated })
+    },
+  })
+  foldedLogs.add(open)
+  return (level: Level, event: string, key: string, fields: Fields) => {
+    const line = open.get(`${event}\n${key}`)
+    if (line) Object.assign(line, { fields, repeated: line.repeated + 1 })
+    else {
+      open.set(`${event}\n${key}`, { level, event, fields, repeated: 0 })
+      emit(level, event, fields)
+    }
+  }
+}
+
+/** Write the counts of every folded log's open windows (before the process stops). */
+export function flushFoldedLogs(): void {
+  for (const open of foldedLogs) open.clear()
 }

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { H3, type H3Event, type HTTPError, type Middleware } from 'h3'
-import { log } from '../log/logger.ts'
+import { foldedLog } from '../log/logger.ts'
 import type { AccessControl, Admission, ResponseCache } from './access/index.ts'
 import { cacheKey } from './access/cache-key.ts'
 import { ApiError, ERROR_STATUS, errorBody } from './errors.ts'
@@ -198,8 +198,11 @@ function cache(operation: Operation, options: AppOptions): Middleware {
   }
 }
 
+/** Failures that a store outage repeats on every request are logged once per kind and 10 s, then counted. */
+const logFailure = foldedLog(10_000)
+
 function cacheFailed(action: 'get' | 'set', requestId: string, error: unknown): null {
-  log.warn(`cache.${action}_failed`, { request_id: requestId, error: String(error) })
+  logFailure('warn', `cache.${action}_failed`, String(error), { request_id: requestId, error: String(error) })
   return null
 }
 
@@ -217,11 +220,8 @@ function answerError(error: HTTPError, event: H3Event, realStatus: boolean): str
   const apiError =
     thrown instanceof ApiError ? thrown : new ApiError('server_error', `Unexpected error (request ${call.requestId})`)
   if (!(thrown instanceof ApiError)) {
-    log.error('request.unexpected_error', {
-      request_id: call.requestId,
-      url: event.url.pathname + event.url.search,
-      error: thrown instanceof Error ? thrown.stack : String(thrown),
-    })
+    const [url, error] = [event.url.pathname + event.url.search, thrown instanceof Error ? thrown.stack : String(thrown)]
+    logFailure('error', 'request.unexpected_error', String(thrown), { request_id: call.requestId, url, error })
   }
   call.outcome = apiError.code
   event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200

@@ -8,7 +8,7 @@ import { STATUS_CODES, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { H3, toNodeHandler } from 'h3'
 import { listen, type Listener } from 'listhen'
-import { log } from '../log/logger.ts'
+import { flushFoldedLogs, log } from '../log/logger.ts'
 import type { AccessServices } from './access/index.ts'
 import { createApp, JSON_TYPE, metricsBody } from './app.ts'
 import type { ServerConfig } from './config.ts'
@@ -51,6 +51,7 @@ export async function startServer(config: ServerConfig, services: AccessServices
     await listener?.close()
     await metricsListener?.close()
     await lookups?.close()
+    flushFoldedLogs()
   }
   try {
     listener = await listenOn(app, config.port, config.host)

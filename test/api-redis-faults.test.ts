@@ -148,6 +148,11 @@ Faults('paused :: requests that keep arriving while Redis is paused each answer 
     assert.ok((await recovery()) < 5000)
   })
   assertJsonLines(stderr)
+  // the same failure of every request is logged once per kind and window, then counted: not a line per request
+  for (const event of ['request.unexpected_error', 'cache.get_failed']) {
+    const lines = stderr.split('\n').filter((line) => line.includes(`"event":"${event}"`))
+    assert.ok(lines.length <= 2, `${lines.length} ${event} lines for 12 failed requests:\n${lines.join('\n')}`)
+  }
 })
 
 Faults('stopped :: a stopped Redis answers server_error at once; requests succeed again once it is back on its port', async () => {

@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
 import { spawnSync } from 'node:child_process'
-import { isApiKeyParamName, log, redact } from '../log/logger.ts'
+import { flushFoldedLogs, foldedLog, isApiKeyParamName, log, redact } from '../log/logger.ts'
 import { progress } from '../log/progress.ts'
 import { stderrOf } from './_capture.ts'
 
@@ -91,6 +91,31 @@ test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
   assert.equal(levelsAt('warn'), ['warn', 'error'])
   assert.equal(levelsAt('debug'), ['debug', 'info', 'warn', 'error'])
   assert.equal(levelsAt('loud'), ['info', 'warn', 'error'])
+})
+
+test('folded :: a failure repeated within the window is written once, then counted in one line when the window ends', async () => {
+  const logFailure = foldedLog(150)
+  const events = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+  const first = await stderrOf(async () => {
+    for (let i = 1; i <= 5; i++) logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: `r${i}` })
+    logFailure('warn', 'cache.get_failed', 'Error: Connection is closed.', { request_id: 'r6' })
+    logFailure('error', 'request.unexpected_error', 'TypeError: x is undefined', { request_id: 'r7' })
+  })
+  assert.equal(events(first).map((e) => [e.level, e.event, e.request_id, e.repeated]), [
+    ['error', 'request.unexpected_error', 'r1', undefined],
+    ['warn', 'cache.get_failed', 'r6', undefined],
+    ['error', 'request.unexpected_error', 'r7', undefined],
+  ])
+  // the window ends: the four left out are counted, with the last one's fields; a kind never repeated writes nothing
+  const ended = await stderrOf(() => new Promise((resolve) => setTimeout(resolve, 400)))
+  assert.equal(events(ended).map((e) => [e.level, e.event, e.request_id, e.repeated]), [['error', 'request.unexpected_error', 'r5', 4]])
+  // a new window starts with a written line; a flush writes the count of the open window
+  const flushed = await stderrOf(() => {
+    logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: 'r8' })
+    logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: 'r9' })
+    flushFoldedLogs()
+  })
+  assert.equal(events(flushed).map((e) => [e.request_id, e.repeated]), [['r8', undefined], ['r9', 1]])
 })
 
 test('progress :: away from a terminal, a log line per tenth of the work and one when it is done', async () => {
