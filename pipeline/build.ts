@@ -30,7 +30,7 @@ import { assertRawUnchanged, type RawFileInfo } from './validate-raw.ts'
 import { rawLayout, type RawLayout } from './raw-days.ts'
 import { inputsFor, pruneRawDays, setRawViews, validateAll, type Inputs } from './raw-inputs.ts'
 import { addDays, gapDays, planBuild, type Plan } from './plan.ts'
-import { runScore, SCORE_PARAMS } from './score.ts'
+import { runScore, SCORE_PARAMS, type StepRunner } from './score.ts'
 import {
   attachState, commitDay, defaultStateDir, foldedLookupFiles, foldedRawDays, lookupSource, markPublished,
   guardFoldFromScratch, pendingReplayDays, recoverUnpublished, seedRawDays, setRankCutoff, settleLateRawDays, stateDays,
@@ -96,6 +96,23 @@ function newSnapshotId(date: string, builtAt: Date): string {
   return `${date}_${time}-${crypto.randomBytes(3).toString('hex')}`
 }
 
+/** Fold the raw input of `date` (validated) and the lookup files `lookups` into the state's models, up to the score. */
+async function foldDay(conn: DuckDBConnection, inputs: Inputs, date: string, lookups: string[], runStep: StepRunner): Promise<void> {
+  await prepareDay(conn, inputs, date)
+  const none = '(select null::timestamptz as "at", null::ubigint as platform_id limit 0)'
+  await conn.run(`create or replace view raw_lookups as select "at", platform_id from ${lookups.length ? lookupSource(`[${lookups.map(sqlString).join(', ')}]`) : none}`)
+  for (const model of STAGING) await runStep('staging', model)
+  await runStep('intermediate', inputs.mode === 'import' ? FOLD_FROM_SCRATCH : FOLD_NIGHT, 'int_runs_opened')
+  for (const model of FOLDED) await runStep('intermediate', model)
+}
+
+/** Score `date` and keep its scores for the state (`int_score_rows`). */
+async function scoreDate(conn: DuckDBConnection, date: string, runStep: StepRunner): Promise<void> {
+  await setVariables(conn, { build_date: { date } })
+  await runScore(conn, runStep)
+  await conn.run(`insert into int_score_rows select DATE '${date}', platform_id, platform_score, rank from int_scores`)
+}
+
 async function prepareDay(conn: DuckDBConnection, inputs: Inputs, date: string): Promise<void> {
   await setVariables(conn, {
     raw_dir: inputs.referenceDir,
@@ -115,14 +132,9 @@ async function replayDay(db: PipelineDb, layout: RawLayout & { kind: 'daily' }, 
   const inputs = inputsFor(layout, day, 'night')
   const infos = await validateAll(db, inputs.checked)
   const { conn } = db
-  await prepareDay(conn, inputs, day)
-  await conn.run(`create or replace view raw_lookups as select null::timestamptz as "at", null::varchar as platform_id limit 0`)
   const runStep = stepRunner(conn)
-  for (const model of STAGING) await runStep('staging', model)
-  await runStep('intermediate', FOLD_NIGHT, 'int_runs_opened')
-  for (const model of FOLDED) await runStep('intermediate', model)
-  await runScore(conn, runStep)
-  await conn.run(`insert into int_score_rows select DATE '${day}', platform_id, platform_score, rank from int_scores`)
+  await foldDay(conn, inputs, day, [], runStep)
+  await scoreDate(conn, day, runStep)
   await commitDay(conn, {
     date: day, kind: 'replay', snapshotId: null, raw: layout.root, rebuild: false, scoreDates: [day], foldLookups: [],
     rawDays: inputs.folders.map((f) => f.day!),
@@ -194,25 +206,15 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
 
   const inputs = inputsFor(layout, opts.date, plan.mode)
   rawFiles.push(...(await validateAll(db, inputs.checked)))
-  await prepareDay(conn, inputs, opts.date)
   const lookups = lookupFiles(opts.lookupsDir, await foldedLookupFiles(conn))
-  await conn.run(
-    `create or replace view raw_lookups as select "at", platform_id from ${
-      lookups.read.length ? lookupSource(`[${lookups.read.map(sqlString).join(', ')}]`) : '(select null::timestamptz as "at", null::varchar as platform_id limit 0)'
-    }`,
-  )
   const runStep = stepRunner(conn, bar)
-  for (const model of STAGING) await runStep('staging', model)
-  await runStep('intermediate', plan.mode === 'import' ? FOLD_FROM_SCRATCH : FOLD_NIGHT, 'int_runs_opened')
-  for (const model of FOLDED) await runStep('intermediate', model)
+  await foldDay(conn, inputs, opts.date, lookups.read, runStep)
 
   const scoreDates: string[] = []
   for (let back = opts.backfillDays ?? 0; back >= 0; back--) {
     const date = addDays(opts.date, -back)
     const started = Date.now()
-    await setVariables(conn, { build_date: { date } })
-    await runScore(conn, stepRunner(conn, back === 0 ? bar : undefined))
-    await conn.run(`insert into int_score_rows select DATE '${date}', platform_id, platform_score, rank from int_scores`)
+    await scoreDate(conn, date, stepRunner(conn, back === 0 ? bar : undefined))
     scoreDates.push(date)
     if (back > 0) log.info('build.backfill', { date, ms: Date.now() - started })
   }
@@ -288,7 +290,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
       markFolderPublished(snapshotsDir, snapshotId)
       swapCurrent(snapshotsDir, snapshotId)
       await afterPublish('mark_published', () => markPublished(db.conn, snapshotId), undefined)
-      if (opts.pruneRaw) folded = await afterPublish('prune_raw', () => foldedRawDays(db.conn), null)
+      if (opts.pruneRaw) folded = await afterPublish('read_folded_days', () => foldedRawDays(db.conn), null)
     } finally {
       // the build's memory is released before anything loads the snapshot
       db.close()
