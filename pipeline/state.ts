@@ -16,7 +16,7 @@ import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './du
 import { addDays, lateRawDays } from './plan.ts'
 import type { RawLayout } from './raw-days.ts'
 
-export const STATE_FILE = 'state.duckdb'
+const STATE_FILE = 'state.duckdb'
 
 /** The state folder a build uses when none is given: `<snapshots>/state`, next to the snapshots it pairs with. */
 export function defaultStateDir(snapshotsDir: string): string {
@@ -83,7 +83,7 @@ export const RANK_HISTORY_DAYS = 30
  * Days the state keeps ranks for, ending on its last day: a snapshot's window, and as many days again, so that a
  * rerun of any of the last RANK_HISTORY_DAYS days finds every rank its window shows.
  */
-export const RANK_KEPT_DAYS = 2 * RANK_HISTORY_DAYS
+const RANK_KEPT_DAYS = 2 * RANK_HISTORY_DAYS
 
 /** The first date of the rank window of a snapshot of `date`, set as `rank_cutoff` for the score_ranks table. */
 export async function setRankCutoff(conn: DuckDBConnection, date: string): Promise<void> {
@@ -96,12 +96,13 @@ async function retainRanks(conn: DuckDBConnection, date: string): Promise<void> 
 }
 
 /** Run `work` in one transaction of the state: committed when it returns, rolled back when it throws. */
-export async function inTransaction(conn: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+async function inTransaction(conn: DuckDBConnection, work: () => Promise<void>): Promise<void> {
   await conn.run('begin transaction')
   try {
     await work()
   } catch (error) {
-    await conn.run('rollback')
+    // what failed is the error to report, not a rollback that fails after it
+    await conn.run('rollback').catch(() => undefined)
     throw error
   }
   await conn.run('commit')
@@ -146,8 +147,7 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
     if (c.foldLookups.length > 0) {
       const files = `[${c.foldLookups.map(sqlString).join(', ')}]`
       await conn.run(`insert into st.lookup_counts
-        select cast("at" as date), try_cast(platform_id as ubigint), count(*) from ${lookupSource(files)}
-        where try_cast(platform_id as ubigint) is not null and "at" is not null group by all`)
+        select cast("at" as date), platform_id, count(*) from ${lookupSource(files)} group by all`)
       await conn.run(`insert into st.lookup_files
         select parse_filename(filename, false, 'system'), count(*), now() from ${lookupSource(files, true)} group by all`)
     }
@@ -164,10 +164,16 @@ export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<v
   })
 }
 
-/** The server's lookup lines (`{at, operation, platform_id}`) of `files` (a SQL list); unreadable lines skipped. */
+/**
+ * The lookups of the server's lookup lines (`{at, operation, platform_id}`) in `files` (a SQL list): `"at"`,
+ * `platform_id` (UBIGINT; the lines hold it as a decimal string) and, when asked, `filename`. Unreadable lines are
+ * skipped (a server stopped mid-write leaves a partial last line).
+ */
 export function lookupSource(files: string, withFilename = false): string {
-  return `read_json(${files}, format = 'newline_delimited', ignore_errors = true${withFilename ? ', filename = true' : ''},
-    columns = {'at': 'TIMESTAMPTZ', 'operation': 'VARCHAR', 'platform_id': 'VARCHAR'})`
+  return `(select "at", try_cast(platform_id as ubigint) as platform_id${withFilename ? ', filename' : ''}
+    from read_json(${files}, format = 'newline_delimited', ignore_errors = true${withFilename ? ', filename = true' : ''},
+      columns = {'at': 'TIMESTAMPTZ', 'operation': 'VARCHAR', 'platform_id': 'VARCHAR'})
+    where try_cast(platform_id as ubigint) is not null and "at" is not null)`
 }
 
 /** Lookup files already folded (names). */
@@ -228,11 +234,6 @@ export async function unpublishedReplaysFrom(conn: DuckDBConnection): Promise<st
   return day === null ? null : String(day)
 }
 
-/** Undo an unpublished day (its snapshot could not be published): the state is the day before's again. */
-export function rewindDay(stateDir: string, date: string): Promise<void> {
-  return withState(stateDir, (conn) => inTransaction(conn, () => rewind(conn, date)))
-}
-
 /**
  * Settle a day left unpublished by a build that was killed after committing it: published if `current` points to
  * its snapshot, else rewound (and its never-published folder removed). Returns what it did, if anything.
@@ -243,18 +244,17 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
   try {
     current = fs.readlinkSync(path.join(snapshotsDir, 'current'))
   } catch {}
-  for (const day of pending) {
-    if (day.snapshot_id === current) {
-      await markPublished(conn, day.snapshot_id!)
-      log.info('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'published' })
-      return 'published'
-    }
-    await inTransaction(conn, () => rewind(conn, day.day))
-    fs.rmSync(path.join(snapshotsDir, day.snapshot_id!), { recursive: true, force: true })
-    log.warn('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'rewound' })
-    return 'rewound'
+  const [day] = pending
+  if (!day) return null
+  if (day.snapshot_id === current) {
+    await markPublished(conn, day.snapshot_id!)
+    log.info('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'published' })
+    return 'published'
   }
-  return null
+  await inTransaction(conn, () => rewind(conn, day.day))
+  fs.rmSync(path.join(snapshotsDir, day.snapshot_id!), { recursive: true, force: true })
+  log.warn('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'rewound' })
+  return 'rewound'
 }
 
 /**
