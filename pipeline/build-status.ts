@@ -59,10 +59,15 @@ export async function recordBuild<T extends { snapshotId: string; warnings: stri
   }
 }
 
-export function writeBuildStatus(snapshotsDir: string, status: BuildStatus): void {
+function writeBuildStatus(snapshotsDir: string, status: BuildStatus): void {
   fs.mkdirSync(snapshotsDir, { recursive: true })
   const file = path.join(snapshotsDir, BUILD_STATUS_FILE)
   const temp = `${file}.tmp-${process.pid}`
-  writeFileNamed(temp, JSON.stringify(status, null, 2) + '\n')
-  fs.renameSync(temp, file)
+  try {
+    writeFileNamed(temp, JSON.stringify(status, null, 2) + '\n')
+    fs.renameSync(temp, file)
+  } catch (error) {
+    fs.rmSync(temp, { force: true })
+    throw error
+  }
 }

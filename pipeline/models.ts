@@ -1,6 +1,7 @@
 /**
  * The pipeline's models in the fixed order the runner executes them. A model is one `.sql` file under `sql/` that
- * creates the object of the same name. Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS; a
+ * creates the object of the same name (a few also create or replace the tables their next steps read, as their
+ * comments say). Adding a snapshot file = one `marts/<file>.sql` plus one line in MARTS; a
  * history table (written in parts: closed months, weeks of the build date's month) = one `history/<table>.sql` plus
  * its entry in pipeline/history-tables.ts.
  */

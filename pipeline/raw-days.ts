@@ -10,7 +10,7 @@ import path from 'node:path'
 import { RAW_FILES } from './raw-contract.ts'
 import { RawInputError } from './validate-raw.ts'
 
-export const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
+const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
 
 export type RawLayout =
   | { kind: 'daily'; root: string; /** day folders, oldest first */ days: string[] }

@@ -1,7 +1,7 @@
 /**
  * Pipeline benchmark: `npm run bench:pipeline [-- --only demo|large] [--days N] [--nights N] [--sample K] [--raw DIR]
  * [--record FILE]`.
- * For each scale (demo with 365 days of daily scans, large with 60: the issue's sizes; `--days` overrides), generates
+ * For each scale (demo with 365 days of daily scans, large with 60; `--days` overrides), generates
  * the raw day folders (seed 42, into a temporary folder; `--raw` reuses a generated folder), then builds every day in
  * order as the nightly cron does: the first day imports, every later day is one night on the state of the day before
  * (each night in its own child process). Prints per night: wall time, CPU time (user + system: what other work on a
@@ -9,7 +9,7 @@
  * 11th nights, every K-th night, the first two nights of the last month (they write the month that closed as one
  * part of the follower counts and of the score history) and the last three are measured: the days before each measured
  * night are caught up by one unmeasured build of the day before it (which replays the missed days, as the nightly CLI
- * does), so a measured night is always one day on the state of the day before. Then the figures of issue 22: the
+ * does), so a measured night is always one day on the state of the day before. Then the figures of its targets: the
  * last night's time and peak RSS with its steps beside the 10th night's (which steps grow with the days), how a
  * night's time grows over the days (last night against the 10th, and the median of the last three against that of
  * the 9th to 11th: target ≤ 1.2×; beside it, how many more smart follows the last night scores and its time per smart

@@ -37,7 +37,7 @@ const { values } = parseArgs({
   },
 })
 
-/** The issue's targets ("Done when"). */
+/** The score's targets against the attacks (docs/score.md). */
 const TARGET = {
   boughtSeedPoints: 20,
   boughtSeedTopShare: 0.1,
@@ -187,7 +187,7 @@ async function reportAttacks(conn: DuckDBConnection, tracked: number): Promise<v
   console.log('\nattacks: target score and rank with the attack vs. without any attack (medians; worst case)')
   for (const a of attacks) {
     const topShare = `${TARGET.boughtSeedTopShare * 100}%`
-    const target = a.kind === 'sybil_clique' ? 'no target in the issue'
+    const target = a.kind === 'sybil_clique' ? 'no target'
       : a.kind === 'bought_seed_follow'
         ? `median ≤ +${TARGET.boughtSeedPoints}, never into the top ${topShare}: `
           + verdict(Number(a.median_points) <= TARGET.boughtSeedPoints && Number(a.into_top) === 0)

@@ -54,23 +54,15 @@ function source(dir: string, file: string): string {
 
 Generate.before(async (context) => {
   context.root = fs.mkdtempSync(path.join(os.tmpdir(), 'generate-test-'))
-  context.dirs = {
-    main: path.join(context.root, 'main'),
-    again: path.join(context.root, 'again'),
-    otherSeed: path.join(context.root, 'other-seed'),
-  }
-  const main = await generateRaw({ scale: 'tiny', seed: 42, outDir: context.dirs.main, endDate: END_DATE })
-  await generateRaw({ scale: 'tiny', seed: 42, outDir: context.dirs.again, endDate: END_DATE })
-  await generateRaw({ scale: 'tiny', seed: 7, outDir: context.dirs.otherSeed, endDate: END_DATE })
-  context.counts = main.counts
+  const [main, again, otherSeed] = ['main', 'again', 'other-seed'].map((name) => path.join(context.root, name))
+  context.dirs = { main, again, otherSeed }
+  context.counts = (await generateRaw({ scale: 'tiny', seed: 42, outDir: main, endDate: END_DATE })).counts
+  await generateRaw({ scale: 'tiny', seed: 42, outDir: again, endDate: END_DATE })
+  await generateRaw({ scale: 'tiny', seed: 7, outDir: otherSeed, endDate: END_DATE })
   context.truth = JSON.parse(fs.readFileSync(path.join(context.dirs.main, '_truth.json'), 'utf8'))
   const instance = await DuckDBInstance.create(':memory:')
   context.conn = await instance.connect()
-  for (const { file } of RAW_FILES) {
-    await context.conn.run(
-      `create view ${file.replace('.parquet', '')} as select * from ${source(context.dirs.main, file)}`,
-    )
-  }
+  for (const { file } of RAW_FILES) await context.conn.run(`create view ${file.replace('.parquet', '')} as select * from ${source(main, file)}`)
   // the follow events the pipeline will derive: consecutive scans of one account compared
   await context.conn.run(`
     create table follow_event as
@@ -88,10 +80,7 @@ Generate.before(async (context) => {
     create table last_edge as
     select account_id as follower_id, unnest(following_ids) as followed_id
     from follow_scans qualify scan_date = max(scan_date) over (partition by account_id)`)
-  context.close = () => {
-    context.conn.closeSync()
-    instance.closeSync()
-  }
+  context.close = () => (context.conn.closeSync(), instance.closeSync())
 })
 
 Generate.after((context) => {

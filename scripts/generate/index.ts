@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { addDays } from '../../pipeline/plan.ts'
+import { isCalendarDay } from '../../pipeline/raw-days.ts'
 import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
 import { log } from '../../log/logger.ts'
 import { progress } from '../../log/progress.ts'
@@ -54,9 +55,7 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) {
     throw new Error(`seed must be a non-negative integer, got ${opts.seed}`)
   }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.endDate) || Number.isNaN(Date.parse(opts.endDate))) {
-    throw new Error(`end date must be YYYY-MM-DD, got ${opts.endDate}`)
-  }
+  if (!isCalendarDay(opts.endDate)) throw new Error(`end date must be a real date YYYY-MM-DD, got ${opts.endDate}`)
   const days = opts.days ?? DEFAULT_DAYS
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new Error(`days must be 1..${MAX_DAYS}, got ${days}`)
   const outDir = path.resolve(opts.outDir)
@@ -131,7 +130,12 @@ function replaceDir(from: string, to: string): void {
   if (!fs.existsSync(to)) return fs.renameSync(from, to)
   const old = `${to}.old-${process.pid}-${Date.now()}`
   fs.renameSync(to, old)
-  fs.renameSync(from, to)
+  try {
+    fs.renameSync(from, to)
+  } catch (error) {
+    fs.renameSync(old, to)
+    throw error
+  }
   fs.rmSync(old, { recursive: true, force: true })
 }
 

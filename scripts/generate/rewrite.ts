@@ -19,9 +19,13 @@ export async function rewriteRawFile(dir: string, file: string, select: string):
     for (const target of targets) {
       // a new file in place of the old one: day folders may share their reference files as hard links
       const temp = `${target}.rewrite`
-      await db.conn.run(`create or replace table t as select * from read_parquet(${sqlString(target)});
-        copy (${select}) to ${sqlString(temp)} (format parquet, compression zstd)`)
-      fs.renameSync(temp, target)
+      try {
+        await db.conn.run(`create or replace table t as select * from read_parquet(${sqlString(target)});
+          copy (${select}) to ${sqlString(temp)} (format parquet, compression zstd)`)
+        fs.renameSync(temp, target)
+      } finally {
+        fs.rmSync(temp, { force: true })
+      }
     }
   } finally {
     db.close()

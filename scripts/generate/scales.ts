@@ -1,6 +1,6 @@
 /**
  * Sizes of the three generator scales. `tiny` feeds the tests (about a second), `demo` is what `npm start` serves,
- * `large` is the issue's benchmark size (1M accounts, 200k monitored, ~30M follow edges, 5M tweets).
+ * `large` is the benchmarks' size (1M accounts, 200k monitored, ~30M follow edges, 5M tweets).
  */
 export type ScaleName = 'tiny' | 'demo' | 'large'
 

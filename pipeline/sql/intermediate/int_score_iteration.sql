@@ -1,4 +1,4 @@
--- One propagation step, run up to score_iterations times per pass by the runner:
+-- One propagation step, run up to SCORE_PARAMS.iterations times per pass by the runner (pipeline/score.ts):
 --   share(u→v) = cap · (1 − exp(−raw / cap)),  raw = α·(trust(u) − share(v→u) of the previous step) / outdegree(u)
 --   inflow(v)  = Σ over smart edges u→v of share(u→v)                  (what v's smart audience passes to it)
 --   trust(v)   ← (1 − α)·endowment(v) + inflow(v)           (endowment: int_score_seeds.seed_trust of this pass)
