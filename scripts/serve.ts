@@ -18,7 +18,13 @@ export async function serve(services?: AccessServices): Promise<void> {
     stopping = true
     log.info('server.stopping', { signal })
     await server.close()
-    await services!.close()
+    try {
+      await services!.close()
+    } catch (error) {
+      // the counts could not be saved: a supervisor sees it in the exit code
+      log.error('server.stop_failed', { error: error instanceof Error ? error.message : String(error) })
+      process.exit(1)
+    }
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

@@ -124,6 +124,23 @@ embedded('stop :: a second SIGINT while the server stops (a double Ctrl-C) still
   await after.close()
 })
 
+embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, server.stop_failed), not lost in silence', async () => {
+  const store = embeddedStore()
+  const services = await createServices(store.config())
+  const { userId } = await services.admin.createAccount({})
+  const { key } = await services.admin.createKey(userId, 'main')
+  await services.close()
+  const { snapshotsDir } = await setup()
+  const dataDir = store.config().dataDir
+  const server = await startServerProcess({ STORAGE_DRIVER: 'embedded', DATA_DIR: dataDir, SNAPSHOTS_DIR: snapshotsDir })
+  // counters.json cannot be replaced any more (a directory in its place: a failed write, even for root)
+  fs.rmSync(path.join(dataDir, 'counters.json'), { force: true })
+  fs.mkdirSync(path.join(dataDir, 'counters.json'))
+  for (let page = 1; page <= 3; page++) await fetch(`${server.url}api/v1/get_categories?page=${page}`, { headers: { 'x-api-key': key } })
+  await server.stop(['SIGTERM'], 1)
+  assert.match(server.log(), /"event":"server\.stop_failed".*counters\.json in the data directory could not be written/)
+})
+
 embedded.run()
 
 const scaleOut = suite<{ store: Store & { url: string }; services: AccessServices }>('access [redis] scale-out')
@@ -141,7 +158,7 @@ scaleOut.after(async (ctx) => {
 })
 
 /** A real server process (`scripts/serve.ts`) on the shared Redis, serving the tests' snapshot on a free port. */
-async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: (signals?: NodeJS.Signals[]) => Promise<void> }> {
+async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: (signals?: NodeJS.Signals[], code?: number) => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOOKUPS_RECORD: '0', ...env },
@@ -171,14 +188,14 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
   return {
     url,
     log: () => log,
-    async stop(signals = ['SIGTERM']) {
+    async stop(signals = ['SIGTERM'], code = 0) {
       process.off('exit', killOnExit)
       for (const [i, signal] of signals.entries()) {
         // a signal after the first one lands while the server stops (two at once would be delivered as one)
         while (i > 0 && !log.includes('"server.stopping"') && child.exitCode === null) await sleep(1)
         child.kill(signal)
       }
-      assert.is(await exited, 0, 'a graceful stop')
+      assert.is(await exited, code, code === 0 ? 'a graceful stop' : 'a stop that failed')
     },
   }
 }

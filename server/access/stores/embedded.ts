@@ -45,8 +45,7 @@ export async function openEmbeddedBackend(dataDir: string, cacheMaxBytes: number
     },
     exclusive,
     async close() {
-      await counters.close()
-      await storage.dispose()
+      await counters.close().finally(() => storage.dispose())
     },
   }
 }
@@ -113,6 +112,7 @@ class EmbeddedCounters implements Counters {
     clearInterval(this.timer)
     if (this.dirty) this.flush()
     await this.flushing
+    if (this.dirty) throw new Error(`${COUNTERS_ITEM} in the data directory could not be written: the counts since its last write are lost`)
   }
 
   /** The window under `key` at `now`, counted in place: the stored one while it runs, else a new empty one. */
