@@ -81,7 +81,8 @@ function isPublished(snapshotsDir: string, name: string, current: string | null,
   return currentBuilt !== '' && builtAt(path.join(snapshotsDir, name)) <= currentBuilt
 }
 
-function readCurrent(snapshotsDir: string): string | null {
+/** The name of the snapshot folder `snapshots/current` points to, or null before the first snapshot. */
+export function currentName(snapshotsDir: string): string | null {
   try {
     return fs.readlinkSync(path.join(snapshotsDir, 'current'))
   } catch {
@@ -91,8 +92,17 @@ function readCurrent(snapshotsDir: string): string | null {
 
 /** The folder `snapshots/current` points to, or null before the first snapshot. */
 export function currentDir(snapshotsDir: string): string | null {
-  const name = readCurrent(snapshotsDir)
+  const name = currentName(snapshotsDir)
   return name === null ? null : path.resolve(snapshotsDir, name)
+}
+
+/** The build date of the snapshot `current` points to, or null (none, or its manifest unreadable). */
+export function currentBuildDate(snapshotsDir: string): string | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
+  } catch {
+    return null
+  }
 }
 
 /** Another build holds the snapshots folder: this one did nothing (and records no outcome). */
@@ -171,7 +181,7 @@ function startOf(pid: number): string | null {
  * snapshot folders that were never published. Returns the names removed.
  */
 export function removeAbandoned(snapshotsDir: string): string[] {
-  const current = readCurrent(snapshotsDir)
+  const current = currentName(snapshotsDir)
   const currentBuilt = current ? builtAt(path.join(snapshotsDir, current)) : ''
   const removed = fs.readdirSync(snapshotsDir).filter(
     (name) =>
@@ -219,7 +229,8 @@ function builtAt(dir: string): string {
 
 /** Remove all but the `keep` most recently built published snapshots; never the one `current` points to. */
 export function pruneSnapshots(snapshotsDir: string, keep: number): string[] {
-  const current = fs.readlinkSync(path.join(snapshotsDir, 'current'))
+  const current = currentName(snapshotsDir)
+  if (current === null) return []
   const currentBuilt = builtAt(path.join(snapshotsDir, current))
   const published = fs
     .readdirSync(snapshotsDir)

@@ -14,6 +14,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './duckdb.ts'
 import { addDays, lateRawDays } from './plan.ts'
+import { currentName } from './publish.ts'
 import type { RawLayout } from './raw-days.ts'
 
 const STATE_FILE = 'state.duckdb'
@@ -240,10 +241,7 @@ export async function unpublishedReplaysFrom(conn: DuckDBConnection): Promise<st
  */
 export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: string): Promise<string | null> {
   const pending = (await stateDays(conn)).filter((d) => d.snapshot_id && !d.published)
-  let current: string | null = null
-  try {
-    current = fs.readlinkSync(path.join(snapshotsDir, 'current'))
-  } catch {}
+  const current = currentName(snapshotsDir)
   const [day] = pending
   if (!day) return null
   if (day.snapshot_id === current) {

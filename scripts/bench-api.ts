@@ -23,6 +23,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { H3, toNodeHandler } from 'h3'
 import { listen } from 'listhen'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { currentBuildDate } from '../pipeline/publish.ts'
 import { createServices } from '../server/access/index.ts'
 import { serverConfigFromEnv } from '../server/config.ts'
 import { startServer } from '../server/main.ts'
@@ -211,7 +212,7 @@ async function ensureSnapshot(scale: ScaleName): Promise<string> {
   const root = path.join(os.tmpdir(), 'account-scoring-bench', scale)
   const snapshotsDir = path.join(root, 'snapshots')
   const date = new Date().toISOString().slice(0, 10)
-  if (builtOn(snapshotsDir) === date) return snapshotsDir
+  if (currentBuildDate(snapshotsDir) === date) return snapshotsDir
   const rawDir = values.raw ? path.resolve(values.raw) : path.join(root, 'raw')
   if (!values.raw) {
     fs.rmSync(rawDir, { recursive: true, force: true })
@@ -219,14 +220,6 @@ async function ensureSnapshot(scale: ScaleName): Promise<string> {
   }
   await buildSnapshot({ rawDir, snapshotsDir, date })
   return snapshotsDir
-}
-
-function builtOn(snapshotsDir: string): string | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
-  } catch {
-    return null
-  }
 }
 
 /** Start one server in its own process; it prints one JSON line `{url, key, readyMs}` once it listens. */

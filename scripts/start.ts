@@ -10,6 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildSnapshot } from '../pipeline/build.ts'
+import { currentBuildDate } from '../pipeline/publish.ts'
 import { buildSettingsFromEnv } from '../pipeline/build-settings.ts'
 import { recordBuild } from '../pipeline/build-status.ts'
 import { log } from '../log/logger.ts'
@@ -48,14 +49,6 @@ async function main(): Promise<void> {
   const services = await createServices(storageConfigFromEnv())
   await ensureDemoKey(services)
   await serve(services)
-}
-
-function currentBuildDate(snapshotsDir: string): string | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
-  } catch {
-    return null
-  }
 }
 
 /** On a fresh install: one account on the default plan and one key, printed once (only its hash is stored). */
