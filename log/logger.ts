@@ -126,16 +126,17 @@ interface FoldedLine {
   level: Level
   event: string
   fields: Fields
+  written: number
   repeated: number
 }
 
 /**
- * A log of failures that can repeat on every request (a store outage): the first line of a kind (`event` and `key`)
- * is written, the lines of that kind in the next `windowMs` are counted, and when the window ends one more line is
+ * A log of failures that can repeat on every request (a store outage): the first `burst` lines of a kind (`event` and
+ * `key`) in a window of `windowMs` are written, the next ones counted, and when the window ends one more line is
  * written, the last one's fields with `repeated` (how many were left out).
- * @example const logFailure = foldedLog(10_000); logFailure('error', 'request.unexpected_error', error.message, fields)
+ * @example const logFailure = foldedLog(10_000, 5); logFailure('error', 'request.unexpected_error', error.message, fields)
  */
-export function foldedLog(windowMs: number) {
+export function foldedLog(windowMs: number, burst: number) {
   const open = new LRUCache<string, FoldedLine>({
     max: 1000,
     ttl: windowMs,
@@ -148,9 +149,10 @@ export function foldedLog(windowMs: number) {
   foldedLogs.add(open)
   return (level: Level, event: string, key: string, fields: Fields) => {
     const line = open.get(`${event}\n${key}`)
-    if (line) Object.assign(line, { fields, repeated: line.repeated + 1 })
+    if (line && line.written >= burst) Object.assign(line, { fields, repeated: line.repeated + 1 })
     else {
-      open.set(`${event}\n${key}`, { level, event, fields, repeated: 0 })
+      if (line) line.written++
+      else open.set(`${event}\n${key}`, { level, event, fields, written: 1, repeated: 0 })
       emit(level, event, fields)
     }
   }

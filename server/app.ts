@@ -198,8 +198,8 @@ function cache(operation: Operation, options: AppOptions): Middleware {
   }
 }
 
-/** Failures that a store outage repeats on every request are logged once per kind and 10 s, then counted. */
-const logFailure = foldedLog(10_000)
+/** Failures that a store outage repeats on every request: 5 lines per kind and 10 s are written, the rest counted. */
+const logFailure = foldedLog(10_000, 5)
 
 function cacheFailed(action: 'get' | 'set', requestId: string, error: unknown): null {
   logFailure('warn', `cache.${action}_failed`, String(error), { request_id: requestId, error: String(error) })

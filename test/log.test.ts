@@ -93,8 +93,8 @@ test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
   assert.equal(levelsAt('loud'), ['info', 'warn', 'error'])
 })
 
-test('folded :: a failure repeated within the window is written once, then counted in one line when the window ends', async () => {
-  const logFailure = foldedLog(150)
+test('folded :: failures of a kind beyond the burst of a window are counted in one line when the window ends', async () => {
+  const logFailure = foldedLog(150, 2)
   const events = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line))
   const first = await stderrOf(async () => {
     for (let i = 1; i <= 5; i++) logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: `r${i}` })
@@ -103,19 +103,19 @@ test('folded :: a failure repeated within the window is written once, then count
   })
   assert.equal(events(first).map((e) => [e.level, e.event, e.request_id, e.repeated]), [
     ['error', 'request.unexpected_error', 'r1', undefined],
+    ['error', 'request.unexpected_error', 'r2', undefined],
     ['warn', 'cache.get_failed', 'r6', undefined],
     ['error', 'request.unexpected_error', 'r7', undefined],
   ])
-  // the window ends: the four left out are counted, with the last one's fields; a kind never repeated writes nothing
+  // the window ends: the three left out are counted, with the last one's fields; a kind within its burst writes nothing
   const ended = await stderrOf(() => new Promise((resolve) => setTimeout(resolve, 400)))
-  assert.equal(events(ended).map((e) => [e.level, e.event, e.request_id, e.repeated]), [['error', 'request.unexpected_error', 'r5', 4]])
-  // a new window starts with a written line; a flush writes the count of the open window
+  assert.equal(events(ended).map((e) => [e.level, e.event, e.request_id, e.repeated]), [['error', 'request.unexpected_error', 'r5', 3]])
+  // a new window starts with its burst written; a flush writes the count of the open window
   const flushed = await stderrOf(() => {
-    logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: 'r8' })
-    logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: 'r9' })
+    for (let i = 8; i <= 10; i++) logFailure('error', 'request.unexpected_error', 'Error: Connection is closed.', { request_id: `r${i}` })
     flushFoldedLogs()
   })
-  assert.equal(events(flushed).map((e) => [e.request_id, e.repeated]), [['r8', undefined], ['r9', 1]])
+  assert.equal(events(flushed).map((e) => [e.request_id, e.repeated]), [['r8', undefined], ['r9', undefined], ['r10', 1]])
 })
 
 test('progress :: away from a terminal, a log line per tenth of the work and one when it is done', async () => {
