@@ -111,25 +111,60 @@ export class BuildLockedError extends Error {}
 /**
  * One build at a time per snapshots folder: `.build.lock` holds the builder's pid and, where the OS tells it (Linux),
  * when that process started (the boot and the start time since boot). A lock whose process is gone (a killed build)
- * is taken over, and so is one whose pid now names another process (reused after a restart) or a zombie. Returns the
- * release function.
+ * is taken over (`takeOverLock`), and so is one whose pid now names another process (reused after a restart) or a
+ * zombie. Returns the release function, which removes the lock only while it is this build's.
  */
 export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const mine = JSON.stringify({ pid: process.pid, started: startOf(process.pid) })
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileNamed(lock, JSON.stringify({ pid: process.pid, started: startOf(process.pid) }), { flag: 'wx' })
-      return () => fs.rmSync(lock, { force: true })
+      writeFileNamed(lock, mine, { flag: 'wx' })
+      return () => {
+        if (readLock(lock) === mine) fs.rmSync(lock, { force: true })
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const holder = readHolder(fs.readFileSync(lock, 'utf8'))
-      if (holder.pid !== process.pid && holds(holder)) {
-        throw new BuildLockedError(`another build (pid ${holder.pid}) is running on ${snapshotsDir}`)
-      }
-      fs.rmSync(lock, { force: true })
     }
+    const seen = readLock(lock)
+    if (seen === null) continue
+    const holder = readHolder(seen)
+    if (holder.pid !== process.pid && holds(holder)) {
+      throw new BuildLockedError(`another build (pid ${holder.pid}) is running on ${snapshotsDir}`)
+    }
+    takeOverLock(lock, seen)
   }
   throw new Error(`cannot lock ${lock}`)
+}
+
+/**
+ * Remove the lock `lock` of a build that is gone, if it still holds what was read (`seen`): two builds may judge the
+ * same lock stale, and the second must not remove the lock the first has taken since. The lock is moved aside (one
+ * build moves it), then read: a lock that is not `seen` is put back.
+ */
+export function takeOverLock(lock: string, seen: string): void {
+  const aside = `${lock}.${process.pid}`
+  try {
+    fs.renameSync(lock, aside)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  try {
+    if (fs.readFileSync(aside, 'utf8') !== seen) fs.linkSync(aside, lock)
+  } finally {
+    fs.rmSync(aside, { force: true })
+  }
+}
+
+/** The lock file's text, or null when there is none. */
+function readLock(lock: string): string | null {
+  try {
+    return fs.readFileSync(lock, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
 }
 
 interface Holder {

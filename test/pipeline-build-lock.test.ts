@@ -10,7 +10,7 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { acquireBuildLock, BuildLockedError } from '../pipeline/publish.ts'
+import { acquireBuildLock, BuildLockedError, takeOverLock } from '../pipeline/publish.ts'
 import { tempDir } from './_fixtures.ts'
 
 const PUBLISH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'pipeline', 'publish.ts')
@@ -58,6 +58,36 @@ test('build lock :: a pid that names another process than the one that locked (r
   assert.is(JSON.parse(fs.readFileSync(path.join(dir, '.build.lock'), 'utf8')).pid, process.pid)
   release()
   assert.not.ok(fs.existsSync(path.join(dir, '.build.lock')))
+})
+
+test('build lock :: two builds that judge one dead lock: the second leaves the lock the first has taken since', async () => {
+  const dir = tempDir('lock-race')
+  const lock = path.join(dir, '.build.lock')
+  const dead = JSON.stringify({ pid: 2 ** 22 + 7, started: 'a-boot:1' })
+  fs.writeFileSync(lock, dead)
+  // the first build takes the dead lock over and runs; the second read the dead lock before that and takes it over now
+  const code = `import { acquireBuildLock } from ${JSON.stringify(PUBLISH)}
+    acquireBuildLock(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000)`
+  const first = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    assert.is(await firstLine(first), 'locked')
+    takeOverLock(lock, dead)
+    assert.is(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, first.pid)
+    assertLocked(dir, first.pid!)
+    assert.equal(fs.readdirSync(dir), ['.build.lock'])
+  } finally {
+    first.kill('SIGKILL')
+    await once(first, 'exit')
+  }
+})
+
+test('build lock :: a build releases its own lock only, not one another build has taken over since', () => {
+  const dir = tempDir('lock-release')
+  const release = acquireBuildLock(dir)
+  const other = JSON.stringify({ pid: process.ppid, started: null })
+  fs.writeFileSync(path.join(dir, '.build.lock'), other)
+  release()
+  assert.is(fs.readFileSync(path.join(dir, '.build.lock'), 'utf8'), other)
 })
 
 test('build lock :: the pid of a zombie (a build that ended, not reaped by its parent) is taken over', async () => {
