@@ -50,6 +50,8 @@ export interface RawFolder {
   until: string
 }
 
+const CHANGED_DURING_BUILD = 'changed on disk during the build; rebuild once the raw folder is complete'
+
 /** Identity of a raw file on disk, to detect a raw folder replaced or rewritten while the build reads it. */
 function fileIdentity(file: string): string {
   const stat = fs.statSync(file)
@@ -301,6 +303,8 @@ async function checkFile(conn: DuckDBConnection, spec: RawFile, folders: RawFold
     const file = filePath(folder, spec.file)
     if (!fs.existsSync(file)) throw new RawInputError(fileName(folder, spec.file), `missing file (expected ${file})`)
   }
+  // taken before the checks: a file replaced while it is checked or hashed is refused (here, or before the commit)
+  const identities = folders.map((folder) => fileIdentity(filePath(folder, spec.file)))
   let rows: number[]
   try {
     await checkBatchColumns(conn, spec, folders)
@@ -318,7 +322,9 @@ async function checkFile(conn: DuckDBConnection, spec: RawFile, folders: RawFold
   return Promise.all(
     folders.map(async (folder, i) => {
       const file = filePath(folder, spec.file)
-      return { file: fileName(folder, spec.file), rows: rows[i], sha256: await sha256File(file), identity: fileIdentity(file) }
+      const sha256 = await sha256File(file)
+      if (fileIdentity(file) !== identities[i]) throw new RawInputError(fileName(folder, spec.file), CHANGED_DURING_BUILD)
+      return { file: fileName(folder, spec.file), rows: rows[i], sha256, identity: identities[i] }
     }),
   )
 }
@@ -372,7 +378,7 @@ export function assertRawUnchanged(rawDir: string, validated: RawFileInfo[]): vo
   for (const info of validated) {
     const file = path.join(rawDir, info.file)
     if (!fs.existsSync(file) || fileIdentity(file) !== info.identity) {
-      throw new RawInputError(info.file, 'changed on disk during the build; rebuild once the raw folder is complete')
+      throw new RawInputError(info.file, CHANGED_DURING_BUILD)
     }
   }
 }
