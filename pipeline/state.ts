@@ -130,9 +130,10 @@ export interface CommitDay {
  */
 export async function commitDay(conn: DuckDBConnection, c: CommitDay): Promise<void> {
   await inTransaction(conn, async () => {
-    if (c.rebuild) await runSqlFile(conn, 'state/clear_raw_derived.sql')
-    // a rerun of an earlier day takes back the days built after it: later builds replay them (gap days too)
+    // a rerun of an earlier day takes back the days built after it: later builds replay them (gap days too), also
+    // after a fold from scratch
     await conn.run(`insert into st.replay_days select day from st.days where day > DATE '${c.date}'`)
+    if (c.rebuild) await runSqlFile(conn, 'state/clear_raw_derived.sql')
     await rewind(conn, c.date)
     await runSqlFile(conn, 'state/apply_day.sql')
     if (c.scoreDates.length > 0) {
@@ -249,7 +250,11 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
     log.info('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'published' })
     return 'published'
   }
-  await inTransaction(conn, () => rewind(conn, day.day))
+  await inTransaction(conn, async () => {
+    await rewind(conn, day.day)
+    // a day built is a day scored: the next builds replay it (a gap day as a gap) unless they build it again
+    await conn.run(`insert into st.replay_days values (DATE '${day.day}')`)
+  })
   fs.rmSync(path.join(snapshotsDir, day.snapshot_id!), { recursive: true, force: true })
   log.warn('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'rewound' })
   return 'rewound'

@@ -254,6 +254,27 @@ State('rerun :: a rerun of an earlier day, then the nights forward, keeps the sc
   assert.equal(await scoredDates(snapshots), await scoredDates(reference.snapshots))
 })
 
+State('rerun :: a rerun of the first built day (a fold from scratch), then the nights forward, keeps the gap days\' scores', async () => {
+  const { raw, untilNight18 } = await onTime()
+  const snapshots = copyNights(untilNight18, 'state-rerun-first')
+  await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-13' })
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
+  assert.equal(night.manifest.state.replayed_days, daysBetween('2026-11-14', '2026-11-18'))
+  assert.equal(await scoredDates(snapshots), await scoredDates((await onTime()).snapshots))
+})
+
+State('killed :: a rerun of a gap day killed after its commit is rewound, then replayed by the next night as a gap', async () => {
+  const { raw, untilNight18 } = await onTime()
+  const snapshots = copyNights(untilNight18, 'state-killed-gap')
+  const child = buildKilledAt({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-17' }, '"step":"commit_state"')
+  assert.is(child.signal, 'SIGKILL', child.stderr)
+  const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-19' })
+  assert.equal(night.manifest.state.replayed_days, ['2026-11-17', '2026-11-18'])
+  const reference = await onTime()
+  assertSameMarts(await marts(night.dir), await marts(reference.last.dir))
+  assert.equal(await scoredDates(snapshots), await scoredDates(reference.snapshots))
+})
+
 State('late :: a first build dated a day whose folder had not come yet never loses history when the folder comes', async () => {
   const { raw, snapshots } = await beforeFolders('state-first')
   await writeDailyRaw(raw, baseRaw(), ['2026-11-15'])
