@@ -187,6 +187,9 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await setRankCutoff(conn, opts.date)
   const layout = rawLayout(opts.rawDir)
   if (layout.kind === 'daily') await seedRawDays(conn, layout.days)
+  if (layout.kind === 'daily' && layout.ignored.length > 0) {
+    log.warn('build.raw_ignored', { raw: layout.root, ignored: layout.ignored, meaning: 'not day folders (YYYY-MM-DD/): not read' })
+  }
   await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
   const validateDays = async (days: string[]) => {
     if (layout.kind === 'daily') for (const day of days) await validateAll(db, inputsFor(layout, day, 'night').folders)

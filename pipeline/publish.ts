@@ -273,9 +273,12 @@ export function pruneSnapshots(snapshotsDir: string, keep: number): string[] {
     .map((name) => ({ name, built: builtAt(path.join(snapshotsDir, name)) }))
     .sort((a, b) => (a.built === b.built ? b.name.localeCompare(a.name) : b.built.localeCompare(a.built)))
   const removed = published.slice(Math.max(keep, 1)).filter((s) => s.name !== current)
-  for (const s of removed) {
-    fs.rmSync(path.join(snapshotsDir, s.name), { recursive: true, force: true })
-    fs.rmSync(path.join(snapshotsDir, PUBLISHED, s.name), { force: true })
-  }
+  for (const s of removed) removeSnapshot(snapshotsDir, s.name)
   return removed.map((s) => s.name)
+}
+
+/** Remove the snapshot folder `name` and its published marker. */
+export function removeSnapshot(snapshotsDir: string, name: string): void {
+  fs.rmSync(path.join(snapshotsDir, name), { recursive: true, force: true })
+  fs.rmSync(path.join(snapshotsDir, PUBLISHED, name), { force: true })
 }

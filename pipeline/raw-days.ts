@@ -13,7 +13,7 @@ import { RawInputError } from './validate-raw.ts'
 const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
 
 export type RawLayout =
-  | { kind: 'daily'; root: string; /** day folders, oldest first */ days: string[] }
+  | { kind: 'daily'; root: string; /** day folders, oldest first */ days: string[]; /** other entries, not read (but `.` and `_` names) */ ignored: string[] }
   | { kind: 'single'; root: string }
 
 /** Files with one slice per day; the others are reference tables (every day folder carries the current ones). */
@@ -23,7 +23,8 @@ export function rawLayout(rawDir: string): RawLayout {
   const root = path.resolve(rawDir)
   if (!fs.existsSync(root)) throw new RawInputError(root, 'raw folder does not exist')
   // day folders may be symbolic links to folders (statSync follows them)
-  const names = fs.readdirSync(root).filter((name) => DAY_FOLDER.test(name) && isFolder(path.join(root, name)))
+  const entries = fs.readdirSync(root)
+  const names = entries.filter((name) => DAY_FOLDER.test(name) && isFolder(path.join(root, name)))
   const invalid = names.find((name) => !isCalendarDay(name))
   if (invalid) throw new RawInputError(path.join(root, invalid), 'a day folder must be named by a real date (YYYY-MM-DD)')
   const single = fs.existsSync(path.join(root, 'accounts.parquet'))
@@ -38,7 +39,8 @@ export function rawLayout(rawDir: string): RawLayout {
   if (names.length === 0) {
     throw new RawInputError(root, 'neither day folders (YYYY-MM-DD/) nor the single-folder files (accounts.parquet, ...)')
   }
-  return { kind: 'daily', root, days: names.sort() }
+  const ignored = entries.filter((name) => !names.includes(name) && !/^[._]/.test(name)).sort()
+  return { kind: 'daily', root, days: names.sort(), ignored }
 }
 
 function isFolder(file: string): boolean {

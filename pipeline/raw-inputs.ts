@@ -71,7 +71,17 @@ export function pruneRawDays(rawDir: string, date: string, folded: Set<string>):
   const layout = rawLayout(rawDir)
   if (layout.kind !== 'daily') return []
   const reference = referenceDay(layout, date)
-  const pruned = layout.days.filter((d) => d < date && d !== reference && folded.has(d))
-  for (const day of pruned) fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
+  const pruned: string[] = []
+  const failed: string[] = []
+  for (const day of layout.days.filter((d) => d < date && d !== reference && folded.has(d))) {
+    try {
+      fs.rmSync(path.join(layout.root, day), { recursive: true, force: true })
+      pruned.push(day)
+    } catch (error) {
+      failed.push(`${day} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    }
+  }
+  // one folder that cannot go does not keep the others
+  if (failed.length > 0) throw new Error(`cannot delete raw day folders ${failed.join(', ')}; deleted ${pruned.length} others`)
   return pruned
 }

@@ -14,7 +14,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { log } from '../log/logger.ts'
 import { queryRows, queryValue, runSqlFile, setVariables, sqlString } from './duckdb.ts'
 import { addDays, lateRawDays } from './plan.ts'
-import { currentName } from './publish.ts'
+import { currentName, removeSnapshot } from './publish.ts'
 import type { RawLayout } from './raw-days.ts'
 
 const STATE_FILE = 'state.duckdb'
@@ -255,7 +255,7 @@ export async function recoverUnpublished(conn: DuckDBConnection, snapshotsDir: s
     // a day built is a day scored: the next builds replay it (a gap day as a gap) unless they build it again
     await conn.run(`insert into st.replay_days values (DATE '${day.day}')`)
   })
-  fs.rmSync(path.join(snapshotsDir, day.snapshot_id!), { recursive: true, force: true })
+  removeSnapshot(snapshotsDir, day.snapshot_id!)
   log.warn('state.recovered', { day: day.day, snapshot_id: day.snapshot_id, action: 'rewound' })
   return 'rewound'
 }

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { log } from '../log/logger.ts'
 import { recordBuild } from '../pipeline/build-status.ts'
+import { BuildLockedError } from '../pipeline/publish.ts'
 import { buildSettingsFromEnv } from '../pipeline/build-settings.ts'
 import { checkPipelineTuning } from '../pipeline/duckdb.ts'
 import { isCalendarDay } from '../pipeline/raw-days.ts'
@@ -89,6 +90,12 @@ try {
   console.log(`published ${result.snapshotId} → ${result.dir}`)
   for (const warning of result.warnings) onTerminal(`published, but after publishing: ${warning}`)
 } catch (error) {
+  // another build runs on the folder: this one did nothing (exit code 3, apart from a failed build's 1)
+  if (error instanceof BuildLockedError) {
+    log.error('build.locked', { message: error.message })
+    onTerminal(error.message)
+    process.exit(3)
+  }
   const fields = error instanceof Error ? { ...error, message: error.message, name: error.name } : { error }
   log.error('build.failed', fields)
   onTerminal(error instanceof Error ? error.message : String(error))

@@ -12,6 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { rawLayout } from '../pipeline/raw-days.ts'
 import { baseRaw, BUILD_DATE, tempDir, writeDailyRaw } from './_fixtures.ts'
+import { stderrOf } from './_capture.ts'
 
 const Layout = suite('raw layout')
 const raw = writeDailyRaw(tempDir('layout-raw'), baseRaw(), ['2026-11-20', '2026-11-21', BUILD_DATE])
@@ -38,6 +39,17 @@ Layout('links :: a day folder that is a symbolic link to a folder is read like a
   fs.symlinkSync(path.join(elsewhere, 'day'), path.join(dir, '2026-11-21'))
   const layout = rawLayout(dir)
   assert.equal(layout.kind === 'daily' && layout.days, ['2026-11-20', '2026-11-21', BUILD_DATE])
+})
+
+Layout('others :: entries that are not day folders are not read, and a build names them in a warning', async () => {
+  const dir = await copy()
+  for (const name of ['20261121', `${BUILD_DATE}.partial`, '_notes', '.sync']) fs.mkdirSync(path.join(dir, name))
+  fs.writeFileSync(path.join(dir, 'README.txt'), 'notes')
+  const layout = rawLayout(dir)
+  assert.equal(layout.kind === 'daily' && [layout.days, layout.ignored], [['2026-11-20', '2026-11-21', BUILD_DATE], [`${BUILD_DATE}.partial`, '20261121', 'README.txt']])
+  const logged = await stderrOf(() => buildSnapshot({ rawDir: dir, snapshotsDir: tempDir('layout-others'), date: BUILD_DATE }))
+  const warning = logged.split('\n').filter((line) => line.includes('"build.raw_ignored"')).map((line) => JSON.parse(line))
+  assert.equal(warning.map((w) => w.ignored), [[`${BUILD_DATE}.partial`, '20261121', 'README.txt']])
 })
 
 Layout('mixed :: day folders beside raw files of the root are refused, the state and current untouched', async () => {
@@ -107,7 +119,7 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
   }
 })
 
-Layout('cli :: a build refused because another one runs leaves last-build.json to that build', async () => {
+Layout('cli :: a build refused because another one runs exits 3 and leaves last-build.json to that build', async () => {
   const snapshots = tempDir('layout-locked')
   const status = JSON.stringify({ outcome: 'published', snapshot_id: 'earlier' })
   fs.writeFileSync(path.join(snapshots, 'last-build.json'), status)
@@ -117,8 +129,8 @@ Layout('cli :: a build refused because another one runs leaves last-build.json t
     encoding: 'utf8',
     env: { ...process.env, LOG_LEVEL: 'error' },
   })
-  assert.is(cli.status, 1)
-  assert.match(cli.stderr, `another build (pid ${process.pid}) is running`)
+  assert.is(cli.status, 3)
+  assert.match(cli.stderr, `"event":"build.locked","message":"another build (pid ${process.pid}) is running`)
   for (const line of cli.stderr.trim().split('\n')) assert.ok(JSON.parse(line).event, line)
   assert.is(fs.readFileSync(path.join(snapshots, 'last-build.json'), 'utf8'), status)
 })
