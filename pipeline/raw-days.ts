@@ -13,7 +13,14 @@ import { RawInputError } from './validate-raw.ts'
 const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
 
 export type RawLayout =
-  | { kind: 'daily'; root: string; /** day folders, oldest first */ days: string[]; /** other entries, not read (but `.` and `_` names) */ ignored: string[] }
+  | {
+      kind: 'daily'
+      root: string
+      /** day folders, oldest first */
+      days: string[]
+      /** the other entries, not read (names that start with `.` or `_` aside) */
+      ignored: string[]
+    }
   | { kind: 'single'; root: string }
 
 /** Files with one slice per day; the others are reference tables (every day folder carries the current ones). */

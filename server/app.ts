@@ -220,8 +220,8 @@ function answerError(error: HTTPError, event: H3Event, realStatus: boolean): str
   const apiError =
     thrown instanceof ApiError ? thrown : new ApiError('server_error', `Unexpected error (request ${call.requestId})`)
   if (!(thrown instanceof ApiError)) {
-    const [url, error] = [event.url.pathname + event.url.search, thrown instanceof Error ? thrown.stack : String(thrown)]
-    logFailure('error', 'request.unexpected_error', String(thrown), { request_id: call.requestId, url, error })
+    const url = event.url.pathname + event.url.search
+    logFailure('error', 'request.unexpected_error', String(thrown), { request_id: call.requestId, url, error: thrown instanceof Error ? thrown.stack : String(thrown) })
   }
   call.outcome = apiError.code
   event.res.status = realStatus ? ERROR_STATUS[apiError.code] : 200

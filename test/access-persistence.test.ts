@@ -109,22 +109,8 @@ embedded('invalid counters :: a count that is not a whole number or a window tha
   }
 })
 
-embedded('stop :: a second SIGINT while the server stops (a double Ctrl-C) still lets it save the counts and exit 0', async () => {
-  const store = embeddedStore()
-  const services = await createServices(store.config())
-  const { userId } = await services.admin.createAccount({})
-  const { key } = await services.admin.createKey(userId, 'main')
-  await services.close()
-  const { snapshotsDir } = await setup()
-  const server = await startServerProcess({ STORAGE_DRIVER: 'embedded', DATA_DIR: store.config().dataDir, SNAPSHOTS_DIR: snapshotsDir })
-  for (let page = 1; page <= 5; page++) await fetch(`${server.url}api/v1/get_categories?page=${page}`, { headers: { 'x-api-key': key } })
-  await server.stop(['SIGINT', 'SIGINT'])
-  const after = await createServices(store.config())
-  assert.is((await after.admin.usage(userId)).quota.used, 5)
-  await after.close()
-})
-
-embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, server.stop_failed), not lost in silence', async () => {
+/** A server process on an embedded store holding one account and its key. */
+async function serverWithKey() {
   const store = embeddedStore()
   const services = await createServices(store.config())
   const { userId } = await services.admin.createAccount({})
@@ -133,6 +119,20 @@ embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, 
   const { snapshotsDir } = await setup()
   const dataDir = store.config().dataDir
   const server = await startServerProcess({ STORAGE_DRIVER: 'embedded', DATA_DIR: dataDir, SNAPSHOTS_DIR: snapshotsDir })
+  return { store, userId, key, dataDir, server }
+}
+
+embedded('stop :: a second SIGINT while the server stops (a double Ctrl-C) still lets it save the counts and exit 0', async () => {
+  const { store, userId, key, server } = await serverWithKey()
+  for (let page = 1; page <= 5; page++) await fetch(`${server.url}api/v1/get_categories?page=${page}`, { headers: { 'x-api-key': key } })
+  await server.stop(['SIGINT', 'SIGINT'])
+  const after = await createServices(store.config())
+  assert.is((await after.admin.usage(userId)).quota.used, 5)
+  await after.close()
+})
+
+embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, server.stop_failed), not lost in silence', async () => {
+  const { key, dataDir, server } = await serverWithKey()
   // counters.json cannot be replaced any more (a directory in its place: a failed write, even for root)
   fs.rmSync(path.join(dataDir, 'counters.json'), { force: true })
   fs.mkdirSync(path.join(dataDir, 'counters.json'))

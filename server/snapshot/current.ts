@@ -1,7 +1,8 @@
 /**
  * The snapshot being served, following `<snapshotsDir>/current`. A new target of the pointer is loaded beside it
  * (its files read off the event loop: the one serving answers meanwhile) and swapped in atomically; a request keeps
- * the snapshot it started with (it reads `current` once). A snapshot that fails to load is logged and the previous one keeps serving.
+ * the snapshot it started with (it reads `current` once). A snapshot that fails to load is logged and the previous
+ * one keeps serving.
  *
  * @example const store = await CurrentSnapshot.open('./snapshots'); store.watch(5)
  */
