@@ -19,7 +19,10 @@ export interface BuildStatus {
   duration_ms: number
   snapshot_id: string | null
   error: string | null
-  /** what failed after publishing (the snapshot is served): retention, marking the state */
+  /**
+   * what an operator should know of a published build: days built as gaps (no raw folder), late folders kept
+   * unfolded, raw entries not read, and what failed after publishing (retention, marking the state)
+   */
   warnings: string[]
 }
 

@@ -173,6 +173,8 @@ interface Modeled {
   unfoldedRawDays: string[]
   /** the first day replayed since `current` was published (unpublishedReplaysFrom) */
   unpublishedFrom: string | null
+  /** what the raw input lacked or held besides day folders (gap days, late folders kept, other entries) */
+  notices: string[]
 }
 
 /**
@@ -187,8 +189,11 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   await setRankCutoff(conn, opts.date)
   const layout = rawLayout(opts.rawDir)
   if (layout.kind === 'daily') await seedRawDays(conn, layout.days)
+  // what an operator should know of the raw input, besides the log lines: last-build.json's warnings
+  const notices: string[] = []
   if (layout.kind === 'daily' && layout.ignored.length > 0) {
     log.warn('build.raw_ignored', { raw: layout.root, ignored: layout.ignored, meaning: 'not day folders (YYYY-MM-DD/): not read' })
+    notices.push(`raw entries not read (not day folders YYYY-MM-DD/): ${layout.ignored.join(', ')}`)
   }
   await guardFoldFromScratch(conn, layout, { ...opts, snapshotsDir, stateDir })
   const validateDays = async (days: string[]) => {
@@ -202,7 +207,10 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   const plan = planBuild(layout, days, opts.date, opts.rebuild, await pendingReplayDays(conn))
   if (layout.kind === 'daily' && plan.mode === 'night') {
     const gaps = gapDays(layout, days, opts.date)
-    if (gaps.length > 0) log.warn('build.gap', { days: gaps, raw: layout.root, meaning: 'no raw day folder: accounts not scanned keep their state' })
+    if (gaps.length > 0) {
+      log.warn('build.gap', { days: gaps, raw: layout.root, meaning: 'no raw day folder: accounts not scanned keep their state' })
+      notices.push(`no raw day folder for ${gaps.join(', ')}: built as gaps (the accounts they would have scanned keep their state)`)
+    }
   }
   const rawFiles: RawFileInfo[] = []
   if (layout.kind === 'daily') for (const day of plan.replay) rawFiles.push(...(await replayDay(db, layout, day)))
@@ -228,6 +236,7 @@ export async function runModels(db: PipelineDb, opts: BuildOptions, stateDir: st
   return {
     rawFiles, scoreDates, foldLookups: lookups.fold, foldedBefore: lookups.done, replayed: plan.replay, mode: plan.mode,
     rawDays: inputs.folders.flatMap((f) => (f.day ? [f.day] : [])), rewoundTo: late.rewoundTo, unfoldedRawDays: late.unfolded,
+    notices: late.unfolded.length > 0 ? [...notices, `late day folders kept, not folded: ${late.unfolded.join(', ')} (docs/pipeline.md)`] : notices,
     unpublishedFrom: await unpublishedReplaysFrom(conn),
   }
 }
@@ -290,6 +299,7 @@ export async function buildSnapshot(opts: BuildOptions): Promise<BuildResult> {
         bar.fail()
         throw error
       })
+      warnings.push(...written.notices)
       markFolderPublished(snapshotsDir, snapshotId)
       swapCurrent(snapshotsDir, snapshotId)
       await afterPublish('mark_published', () => markPublished(db.conn, snapshotId), undefined)
@@ -373,7 +383,7 @@ async function writeSnapshot(db: PipelineDb, opts: BuildOptions, stateDir: strin
     })
     log.info('build.step', { step: 'commit_state', layer: 'publish', rows: 0, ms: Date.now() - committed })
     fs.renameSync(tempDir, dir)
-    return { manifest, foldedLookups: [...modeled.foldLookups, ...modeled.foldedBefore] }
+    return { manifest, foldedLookups: [...modeled.foldLookups, ...modeled.foldedBefore], notices: modeled.notices }
   } finally {
     fs.rmSync(tempDir, { recursive: true, force: true })
   }

@@ -88,7 +88,7 @@ try {
 try {
   const result = await recordBuild(opts.snapshotsDir, opts.date, () => buildSnapshot(opts))
   console.log(`published ${result.snapshotId} → ${result.dir}`)
-  for (const warning of result.warnings) onTerminal(`published, but after publishing: ${warning}`)
+  for (const warning of result.warnings) onTerminal(`published, with a warning: ${warning}`)
 } catch (error) {
   // another build runs on the folder: this one did nothing (exit code 3, apart from a failed build's 1)
   if (error instanceof BuildLockedError) {

@@ -84,6 +84,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     Date.parse(s.finished_at) / 1000,
   )
   lastBuild('pipeline_last_build_duration_seconds', 'How long the last nightly build ran.', (s) => s.duration_ms / 1000)
+  lastBuild('pipeline_last_build_warnings', 'Warnings of the last nightly build (gap days, late folders, after-publish failures).', (s) => s.warnings?.length ?? 0)
 
   return {
     registry,

@@ -67,7 +67,7 @@ test('metrics :: the served snapshot, its age and the last build', async () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(snapshotDir, 'manifest.json'), 'utf8'))
   fs.writeFileSync(
     path.join(snapshotsDir, 'last-build.json'),
-    JSON.stringify({ outcome: 'failed', finished_at: '2026-11-20T00:20:00.000Z', duration_ms: 61_000 }),
+    JSON.stringify({ outcome: 'failed', finished_at: '2026-11-20T00:20:00.000Z', duration_ms: 61_000, warnings: ['no raw day folder for 2026-11-19', 'prune_raw: EACCES'] }),
   )
   const text = await scrape(server.url)
   assert.is(value(text, `snapshot_info{snapshot_id="${manifest.snapshot_id}",snapshot_date="${manifest.build_date}"}`), 1)
@@ -77,6 +77,7 @@ test('metrics :: the served snapshot, its age and the last build', async () => {
   assert.is(value(text, 'pipeline_last_build_success'), 0)
   assert.is(value(text, 'pipeline_last_build_timestamp_seconds'), Date.parse('2026-11-20T00:20:00.000Z') / 1000)
   assert.is(value(text, 'pipeline_last_build_duration_seconds'), 61)
+  assert.is(value(text, 'pipeline_last_build_warnings'), 2)
   fs.rmSync(path.join(snapshotsDir, 'last-build.json'))
 })
 

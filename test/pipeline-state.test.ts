@@ -137,6 +137,7 @@ State('gap :: a missing raw day keeps the state of the accounts it would have sc
   // 11-13 and 11-14 were not built: the night of 11-16 replays them (11-15 has no folder)
   const night = await buildSnapshot({ rawDir: raw, snapshotsDir: snapshots, date: '2026-11-16' })
   assert.equal(night.manifest.state.replayed_days, ['2026-11-13', '2026-11-14'])
+  assert.equal(night.warnings, ['no raw day folder for 2026-11-15: built as gaps (the accounts they would have scanned keep their state)'])
   const full = await buildSnapshot({ rawDir: raw, snapshotsDir: tempDir('state-gap-full'), date: '2026-11-16', rebuild: true, backfillDays: 6 })
   const a = await marts(night.dir)
   const b = await marts(full.dir)
@@ -282,6 +283,7 @@ State('late :: a first build dated a day whose folder had not come yet never los
   // no built day before 11-15 to rewind to: kept and named, the nights go on
   assert.is(night.manifest.state.mode, 'night')
   assert.equal(night.manifest.state.unfolded_raw_days, ['2026-11-15'])
+  assert.ok(night.warnings.includes('late day folders kept, not folded: 2026-11-15 (docs/pipeline.md)'), night.warnings.join('\n'))
   const dates = await queryState(snapshots, 'select score_date::varchar as d from st.score_dates order by 1')
   assert.equal(dates.map((r) => r.d), ['2026-11-15', '2026-11-16', '2026-11-17'])
 })
