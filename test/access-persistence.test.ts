@@ -10,6 +10,7 @@ import Redis from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createServices, type AccessServices } from '../server/access/index.ts'
+import { openEmbeddedBackend } from '../server/access/stores/embedded.ts'
 import { outcomeOf } from './_capture.ts'
 import { setup } from './_setup.ts'
 import { credentials, embeddedStore, outcome, redisStore, sleep, tempDir, type Store } from './_access.ts'
@@ -139,6 +140,24 @@ embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, 
   for (let page = 1; page <= 3; page++) await fetch(`${server.url}api/v1/get_categories?page=${page}`, { headers: { 'x-api-key': key } })
   await server.stop(['SIGTERM'], 1)
   assert.match(server.log(), /"event":"server\.stop_failed".*counters\.json in the data directory could not be written/)
+})
+
+embedded('close :: a write that fails while a later one is queued loses nothing: the close saves every count and succeeds', async () => {
+  const dir = tempDir('counters-close')
+  const backend = await openEmbeddedBackend(dir, 1_000_000)
+  // the first write of counters.json fails late (a slow disk error), while the close's own write is already queued
+  const write = backend.storage.setItem.bind(backend.storage)
+  let writes = 0
+  backend.storage.setItem = (async (key: string, value: unknown) => {
+    if (++writes === 1) await sleep(300).then(() => Promise.reject(new Error('EIO')))
+    return write(key, value as never)
+  }) as typeof backend.storage.setItem
+  const request = { userId: 1, bucket: 'api-get-alpha', quotaTotal: 100, rateTotal: 100, rateWindowMs: 60_000 }
+  await backend.counters.count(request)
+  while (writes === 0) await sleep(50)
+  await backend.counters.count(request)
+  await backend.close()
+  assert.is(JSON.parse(fs.readFileSync(path.join(dir, 'counters.json'), 'utf8'))['quota:1'].count, 2)
 })
 
 embedded.run()

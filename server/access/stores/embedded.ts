@@ -93,14 +93,7 @@ class EmbeddedCounters implements Counters {
       this.windows.set(rateKey, rate)
       this.dirty = true
     }
-    return {
-      outcome,
-      quotaUsed: quota.count,
-      quotaResetAt: quota.expiresAt,
-      rateUsed: rate.count,
-      rateResetAt: rate.expiresAt,
-      now,
-    }
+    return { outcome, quotaUsed: quota.count, quotaResetAt: quota.expiresAt, rateUsed: rate.count, rateResetAt: rate.expiresAt, now }
   }
 
   async quota(userId: number): Promise<{ used: number; resetAt: number } | null> {
@@ -130,11 +123,13 @@ class EmbeddedCounters implements Counters {
       if (window.expiresAt > now) state[key] = window
       else this.windows.delete(key)
     }
-    this.flushing = this.flushing
+    const flushing: Promise<void> = this.flushing
       .then(() => this.storage.setItem(COUNTERS_ITEM, state))
       .catch((error: Error) => {
-        this.dirty = true
+        // a write queued after this one holds all its counts: only the last write's failure leaves counts unsaved
+        if (this.flushing === flushing) this.dirty = true
         log.error('access.counters.flush_failed', { error: error.message })
       })
+    this.flushing = flushing
   }
 }
