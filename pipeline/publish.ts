@@ -118,13 +118,10 @@ export function acquireBuildLock(snapshotsDir: string): () => void {
   const lock = path.join(snapshotsDir, '.build.lock')
   const mine = JSON.stringify({ pid: process.pid, started: startOf(process.pid) })
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileNamed(lock, mine, { flag: 'wx' })
+    if (createHolding(lock, mine)) {
       return () => {
         if (readLock(lock) === mine) fs.rmSync(lock, { force: true })
       }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
     const seen = readLock(lock)
     if (seen === null) continue
@@ -132,26 +129,41 @@ export function acquireBuildLock(snapshotsDir: string): () => void {
     if (holder.pid !== process.pid && holds(holder)) {
       throw new BuildLockedError(`another build (pid ${holder.pid}) is running on ${snapshotsDir}`)
     }
-    takeOverLock(lock, seen)
+    takeOverLock(lock, seen, mine)
   }
   throw new Error(`cannot lock ${lock}`)
 }
 
 /**
- * Remove the lock `lock` of a build that is gone, if it still holds what was read (`seen`): two builds may judge the
- * same lock stale, and the second must not remove the lock the first has taken since. The lock is moved aside (one
- * build moves it), then read: a lock that is not `seen` is put back.
+ * Remove the lock `lock` of a build that is gone, if it still holds what was read (`seen`), under the guard
+ * `<lock>.takeover` (holding `mine`): builds that judge one dead lock remove it one at a time, so none removes a lock
+ * taken since. A guard held by a live build refuses this one; a guard left by a build that died is removed.
  */
-export function takeOverLock(lock: string, seen: string): void {
-  const aside = `${lock}.${process.pid}`
-  try {
-    fs.renameSync(lock, aside)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw error
+export function takeOverLock(lock: string, seen: string, mine: string): void {
+  const guard = `${lock}.takeover`
+  if (!createHolding(guard, mine)) {
+    const other = readLock(guard)
+    if (other !== null && holds(readHolder(other))) throw new BuildLockedError(`another build is taking over the lock ${lock}`)
+    fs.rmSync(guard, { force: true })
+    return
   }
   try {
-    if (fs.readFileSync(aside, 'utf8') !== seen) fs.linkSync(aside, lock)
+    if (readLock(lock) === seen) fs.rmSync(lock, { force: true })
+  } finally {
+    fs.rmSync(guard, { force: true })
+  }
+}
+
+/** Create `file` holding `text` at once (written aside, then linked: never seen empty); false when it exists. */
+function createHolding(file: string, text: string): boolean {
+  const aside = `${file}.${process.pid}`
+  writeFileNamed(aside, text)
+  try {
+    fs.linkSync(aside, file)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
   } finally {
     fs.rmSync(aside, { force: true })
   }

@@ -71,7 +71,7 @@ test('build lock :: two builds that judge one dead lock: the second leaves the l
   const first = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     assert.is(await firstLine(first), 'locked')
-    takeOverLock(lock, dead)
+    takeOverLock(lock, dead, JSON.stringify({ pid: process.pid, started: null }))
     assert.is(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, first.pid)
     assertLocked(dir, first.pid!)
     assert.equal(fs.readdirSync(dir), ['.build.lock'])
@@ -79,6 +79,24 @@ test('build lock :: two builds that judge one dead lock: the second leaves the l
     first.kill('SIGKILL')
     await once(first, 'exit')
   }
+})
+
+test('build lock :: a takeover under way in a live build refuses this one; a guard left by a dead build is removed', async () => {
+  const dir = tempDir('lock-guard')
+  const lock = path.join(dir, '.build.lock')
+  fs.writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 7, started: 'a-boot:1' }))
+  // a live process (this test's parent) is taking the dead lock over
+  fs.writeFileSync(`${lock}.takeover`, String(process.ppid))
+  try {
+    acquireBuildLock(dir)
+    assert.unreachable('the lock must be refused')
+  } catch (error) {
+    assert.instance(error, BuildLockedError)
+  }
+  // the guard of a build that died mid-takeover
+  fs.writeFileSync(`${lock}.takeover`, String(2 ** 22 + 9))
+  acquireBuildLock(dir)()
+  assert.equal(fs.readdirSync(dir), [])
 })
 
 test('build lock :: a build releases its own lock only, not one another build has taken over since', () => {
