@@ -82,6 +82,6 @@ export function pruneRawDays(rawDir: string, date: string, folded: Set<string>):
     }
   }
   // one folder that cannot go does not keep the others
-  if (failed.length > 0) throw new Error(`cannot delete raw day folders ${failed.join(', ')}; deleted ${pruned.length} others`)
+  if (failed.length > 0) throw new Error(`cannot delete raw day folders ${failed.join(', ')}; deleted ${pruned.join(', ') || 'none'}`)
   return pruned
 }
