@@ -142,6 +142,20 @@ embedded('stop :: counts that cannot be saved at the stop fail it (exit code 1, 
   assert.match(server.log(), /"event":"server\.stop_failed".*counters\.json in the data directory could not be written/)
 })
 
+embedded('one server :: a second server on the same embedded DATA_DIR is refused at once; a killed server\'s lock is taken over', async () => {
+  const { dataDir, server } = await serverWithKey()
+  const { snapshotsDir } = await setup()
+  const env = { STORAGE_DRIVER: 'embedded', DATA_DIR: dataDir, SNAPSHOTS_DIR: snapshotsDir }
+  const refused = await startServerProcess(env).then(
+    (second) => second.stop().then(() => 'started'),
+    (error: Error) => error.message,
+  )
+  assert.match(refused, /server exited with 1[\s\S]*"server\.failed".*another server \(pid \d+\) is running on .*counters belong to one server process/)
+  await server.stop(['SIGKILL'], null)
+  const next = await startServerProcess(env)
+  await next.stop()
+})
+
 embedded('close :: a write that fails while a later one is queued loses nothing: the close saves every count and succeeds', async () => {
   const dir = tempDir('counters-close')
   const backend = await openEmbeddedBackend(dir, 1_000_000)
@@ -177,7 +191,7 @@ scaleOut.after(async (ctx) => {
 })
 
 /** A real server process (`scripts/serve.ts`) on the shared Redis, serving the tests' snapshot on a free port. */
-async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: (signals?: NodeJS.Signals[], code?: number) => Promise<void> }> {
+async function startServerProcess(env: Record<string, string>): Promise<{ url: string; log: () => string; stop: (signals?: NodeJS.Signals[], code?: number | null) => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOOKUPS_RECORD: '0', ...env },
@@ -207,7 +221,7 @@ async function startServerProcess(env: Record<string, string>): Promise<{ url: s
   return {
     url,
     log: () => log,
-    async stop(signals = ['SIGTERM'], code = 0) {
+    async stop(signals = ['SIGTERM'], code: number | null = 0) {
       process.off('exit', killOnExit)
       for (const [i, signal] of signals.entries()) {
         // a signal after the first one lands while the server stops (two at once would be delivered as one)

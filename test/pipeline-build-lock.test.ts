@@ -1,5 +1,5 @@
 /**
- * The build lock (`snapshots/.build.lock`, pipeline/publish.ts): a running build's lock refuses a second build; the
+ * The build lock (`snapshots/.build.lock`, pipeline/process-lock.ts): a running build's lock refuses a second build; the
  * lock of a build that is gone is taken over, whether its pid is free, names a zombie, or names another process
  * started since (a pid reused after a restart).
  */
@@ -10,7 +10,8 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { acquireBuildLock, BuildLockedError, takeOverLock } from '../pipeline/publish.ts'
+import { acquireBuildLock, BuildLockedError } from '../pipeline/publish.ts'
+import { takeOverLock } from '../pipeline/process-lock.ts'
 import { tempDir } from './_fixtures.ts'
 
 const PUBLISH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'pipeline', 'publish.ts')
