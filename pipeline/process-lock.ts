@@ -21,7 +21,7 @@ export class LockHeldError extends Error {}
  */
 export function acquireProcessLock(lock: string, what: string): () => void {
   const mine = JSON.stringify({ pid: process.pid, started: startOf(process.pid) })
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     if (createHolding(lock, mine)) {
       return () => {
         if (readLock(lock) === mine) fs.rmSync(lock, { force: true })
@@ -39,9 +39,9 @@ export function acquireProcessLock(lock: string, what: string): () => void {
 }
 
 /**
- * Remove the lock `lock` of a build that is gone, if it still holds what was read (`seen`), under the guard
- * `<lock>.takeover` (holding `mine`): builds that judge one dead lock remove it one at a time, so none removes a lock
- * taken since. A guard held by a live build refuses this one; a guard left by a build that died is removed.
+ * Remove the lock `lock` of a process that is gone, if it still holds what was read (`seen`), under the guard
+ * `<lock>.takeover` (holding `mine`): processes that judge one dead lock remove it one at a time, so none removes a
+ * lock taken since. A guard held by a live process refuses this one; a guard left by a process that died is removed.
  */
 export function takeOverLock(lock: string, seen: string, mine: string): void {
   const guard = `${lock}.takeover`
