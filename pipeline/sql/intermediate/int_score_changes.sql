@@ -13,9 +13,9 @@
 --   listed (other_points in score_explanations).
 -- Followers then = the follows whose run was open on that day (the latest scan of the follower on or before that
 -- day held the follow). Unlike int_growth, a follow found by its follower's first scan after that day (an account
--- monitored since) arrived: the score did not count it then. A look-back day never scored has no rows: its window's change is
--- unknown (score_Nd_ago NULL), and so are its parts (on an install's first nights, every follow would count as an
--- arrival).
+-- monitored since) arrived: the score did not count it then. A look-back day never scored has no rows: its window's
+-- change is unknown (score_Nd_ago NULL), and so are its parts (on an install's first nights, every follow would count
+-- as an arrival).
 create or replace table int_score_changes as
 with lookbacks as (
   select days, getvariable('build_date') - days as since from (select unnest([7, 30]) as days)
