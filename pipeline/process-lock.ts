@@ -58,7 +58,10 @@ export function takeOverLock(lock: string, seen: string, mine: string): void {
   }
 }
 
-/** Create `file` holding `text` at once (written aside, then linked: never seen empty); false when it exists. */
+/**
+ * Create `file` holding `text` at once (written aside, then linked: never seen empty; on a filesystem without hard
+ * links, created exclusively and written); false when it exists.
+ */
 function createHolding(file: string, text: string): boolean {
   const aside = `${file}.${process.pid}`
   writeFileNamed(aside, text)
@@ -66,10 +69,22 @@ function createHolding(file: string, text: string): boolean {
     fs.linkSync(aside, file)
     return true
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error
+    return createExclusive(file, text)
   } finally {
     fs.rmSync(aside, { force: true })
+  }
+}
+
+function createExclusive(file: string, text: string): boolean {
+  try {
+    writeFileNamed(file, text, { flag: 'wx' })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
   }
 }
 
