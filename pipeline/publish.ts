@@ -98,9 +98,12 @@ export function currentDir(snapshotsDir: string): string | null {
 }
 
 /** The build date of the snapshot `current` points to, or null (none, or its manifest unreadable). */
-export function currentBuildDate(snapshotsDir: string): string | null {
+export const currentBuildDate = (snapshotsDir: string) => manifestOf(path.join(snapshotsDir, 'current'))?.build_date ?? null
+
+/** The manifest of the snapshot folder `dir`, or null when it has none that reads. */
+function manifestOf(dir: string): Manifest | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(snapshotsDir, 'current', 'manifest.json'), 'utf8')).build_date
+    return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest
   } catch {
     return null
   }
@@ -155,13 +158,7 @@ export function swapCurrent(snapshotsDir: string, name: string): void {
   fs.renameSync(temp, path.join(snapshotsDir, 'current'))
 }
 
-function builtAt(dir: string): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest).built_at
-  } catch {
-    return ''
-  }
-}
+const builtAt = (dir: string) => manifestOf(dir)?.built_at ?? ''
 
 /** Remove all but the `keep` most recently built published snapshots; never the one `current` points to. */
 export function pruneSnapshots(snapshotsDir: string, keep: number): string[] {
