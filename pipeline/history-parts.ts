@@ -142,12 +142,11 @@ export async function writeHistoryParts(conn: DuckDBConnection, dir: string, bui
     const parting = periodsOf(buildDate, table)
     const hash = table.rowHash ?? `hash(${Object.keys(table.columns).join(', ')})`
     const carried = await carriedParts(conn, table, previous, table.parts ? basis.settledWeeks : basis.settled)
-    const others = carried.length ? `WHERE NOT (${dayRanges(table, carried)})` : ''
     const computed = (await queryRows(
       conn,
       `SELECT ${parting.name('start')} AS period, start::VARCHAR AS start, ${parting.end('start')}::VARCHAR AS end, rows, hashes FROM (
          SELECT ${parting.start} AS start, count(*)::INTEGER AS rows, sum(${hash})::VARCHAR AS hashes
-         FROM ${table.name} ${others} GROUP BY start
+         FROM ${rowsOutside(table, carried)} GROUP BY start
        )`,
     )) as unknown as Period[]
     const periods = [...carried, ...computed].sort((a, b) => (a.start < b.start ? -1 : 1))
@@ -239,18 +238,26 @@ function nextMonth(month: string): string {
   return next.toISOString().slice(0, 10)
 }
 
-/** SQL selecting `table`'s rows of the days `start` ≤ day < `end`. */
-const daysOf = (table: HistoryTable, start: string, end: string) => table.days?.(start, end) ?? `day >= DATE '${start}' AND day < DATE '${end}'`
+/** SQL selecting `table`'s rows of the days `start` ≤ day < `end` (a bound left out when null). */
+function daysOf(table: HistoryTable, start: string | null, end: string | null): string {
+  const bound = table.dayBound ?? ((op, day) => `day ${op} DATE '${day}'`)
+  return [start && bound('>=', start), end && bound('<', end)].filter(Boolean).join(' AND ') || 'true'
+}
 
-/** SQL selecting `table`'s rows of the days of `periods` (consecutive parts merged into one range). */
-function dayRanges(table: HistoryTable, periods: Period[]): string {
-  const ranges: { start: string; end: string }[] = []
+/**
+ * SQL of `table`'s rows outside the days of `periods` (the parts carried): one branch per range of days between them,
+ * before the first and after the last, so that DuckDB reads each range's row groups only (a night reads the days it
+ * changed, not the whole history; a condition of several ranges, or NOT of them, reads every row group).
+ */
+function rowsOutside(table: HistoryTable, periods: Period[]): string {
+  const gaps: { start: string | null; end: string | null }[] = []
+  let from: string | null = null
   for (const { start, end } of [...periods].sort((a, b) => (a.start < b.start ? -1 : 1))) {
-    const last = ranges.at(-1)
-    if (last?.end === start) last.end = end
-    else ranges.push({ start, end })
+    if (from === null || from < start) gaps.push({ start: from, end: start })
+    if (from === null || end > from) from = end
   }
-  return ranges.map(({ start, end }) => `(${daysOf(table, start, end)})`).join(' OR ')
+  gaps.push({ start: from, end: null })
+  return `(${gaps.map(({ start, end }) => `SELECT * FROM ${table.name} WHERE ${daysOf(table, start, end)}`).join(' UNION ALL ')})`
 }
 
 function readManifest(dir: string | null): Manifest | null {

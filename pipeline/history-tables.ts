@@ -51,10 +51,10 @@ export interface HistoryTable {
    */
   settled?: true | { changedDays: (since: string) => string }
   /**
-   * SQL selecting the rows of the days `start` ≤ day < `end` that DuckDB can answer from the stored columns' ranges
-   * without computing `day` for every stored row (by default, `day` itself)
+   * SQL of a bound on the rows' day (`>=`: from `day` on; `<`: before it) that DuckDB can answer from the stored
+   * columns' ranges without computing `day` for every stored row (by default, on `day` itself)
    */
-  days?: (start: string, end: string) => string
+  dayBound?: (op: '>=' | '<', day: string) => string
 }
 
 /**
@@ -97,7 +97,7 @@ export const HISTORY_TABLES: HistoryTable[] = [
         SELECT created_at FROM int_tweets_folded UNION ALL SELECT created_at FROM st.tweets WHERE ingest_date >= DATE '${since}')`,
     },
     // day is created_at's UTC date: the state's tweets are read by their creation time
-    days: (start, end) => `created_at >= TIMESTAMPTZ '${start} 00:00:00+00' AND created_at < TIMESTAMPTZ '${end} 00:00:00+00'`,
+    dayBound: (op, day) => `created_at ${op} TIMESTAMPTZ '${day} 00:00:00+00'`,
     key: null,
     // tweets delivered again change the days before the build date: a month merged on its close would be written
     // again whole by the first nights of the next
