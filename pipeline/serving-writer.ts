@@ -1,7 +1,7 @@
 /**
- * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: 5, columns: { <name>:
- * { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to back; a
- * text column is three of them (writeText). The build writes them (pipeline/serving-columns.ts,
+ * The format of a serving folder (docs/snapshot.md, "serving/"): `columns.json` (`{ format: SERVING_FORMAT, columns:
+ * { <name>: { type, length } } }`) and one `<name>.bin` per column, `length` little-endian values of `type` back to
+ * back; a text column is three of them (writeText). The build writes them (pipeline/serving-columns.ts,
  * pipeline/history-parts.ts); the server reads them with the same arrays (server/snapshot/serving-files.ts).
  *
  * @example const out = new ServingWriter(dir); await writeColumns(conn, out, 'accounts', { 'accounts.rank': ['i32', 'rank::INTEGER'] }); out.finish()

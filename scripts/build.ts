@@ -1,6 +1,6 @@
 /**
  * Nightly build CLI:
- * `npm run build -- --raw DIR --date YYYY-MM-DD [--snapshots DIR] [--state DIR] [--keep N] [--backfill N]
+ * `npm run build -- [--raw DIR] [--date YYYY-MM-DD] [--snapshots DIR] [--state DIR] [--keep N] [--backfill N]
  * [--lookups DIR] [--rebuild [--discard-missing]] [--prune-raw]`.
  * Defaults (pipeline/build-settings.ts): raw RAW_DIR or `raw`, snapshots SNAPSHOTS_DIR or `snapshots`, state STATE_DIR
  * or `<snapshots>/state`, keep SNAPSHOT_KEEP or 7, lookups `<DATA_DIR>/lookups` (where the server records them),
