@@ -119,6 +119,8 @@ export const log = {
   error: (event: string, fields?: Fields) => emit('error', event, fields),
 }
 
+if (envLevel && !LEVELS.includes(envLevel)) log.warn('log.level_unknown', { LOG_LEVEL: envLevel, levels: LEVELS, meaning: 'info used' })
+
 /** The open windows of every folded log (`foldedLog`), written out by `flushFoldedLogs`. */
 const foldedLogs = new Set<LRUCache<string, FoldedLine>>()
 

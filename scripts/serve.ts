@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { log } from '../log/logger.ts'
 import { acquireProcessLock, LockHeldError } from '../pipeline/process-lock.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
@@ -56,7 +57,8 @@ function lockDataDir(dataDir: string): () => void {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// run as a command (not imported by `npm start`): the script's own path, through any symlink, space or other character
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   serve().catch((error) => {
     log.error('server.failed', { error: error instanceof Error ? error.message : String(error) })
     process.exit(1)

@@ -33,7 +33,8 @@ async function main(): Promise<void> {
     await generateRaw({ scale, seed: 42, outDir: rawDir, endDate: day })
   }
   const built = currentBuildDate(snapshotsDir)
-  if (built !== day) {
+  // a snapshot of a later day (built by `npm run build` for today) is kept: never moved back a day
+  if (built === null || built < day) {
     const backfillDays = built === null ? FIRST_BACKFILL_DAYS : 0
     log.info('start.build', { raw_dir: rawDir, snapshots_dir: snapshotsDir, date: day, backfill_days: backfillDays })
     try {
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       log.error('start.build_failed', { error: error instanceof Error ? error.message : String(error), serving: 'the last published snapshot' })
     }
   } else {
-    log.info('start.build_skipped', { reason: 'current snapshot is already that day’s', date: day })
+    log.info('start.build_skipped', { reason: 'current snapshot is of that day or later', date: day, current: built })
   }
   const services = await createServices(storageConfigFromEnv())
   await ensureDemoKey(services)

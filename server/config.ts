@@ -36,17 +36,17 @@ const FOLLOWERS_DIFF_MAX_TTL_SECONDS = 3600
 
 export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
-    port: integer(env.PORT, 3000),
+    port: integer(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
     snapshotsDir: path.resolve(env.SNAPSHOTS_DIR || './snapshots'),
     realStatus: env.API_REAL_STATUS === '1' || env.API_REAL_STATUS === 'true',
     profileBaseUrl: (env.PROFILE_BASE_URL || 'https://platform.example').replace(/\/+$/, ''),
-    cacheTtlSeconds: integer(env.CACHE_TTL_SECONDS, 60),
+    cacheTtlSeconds: integer(env, 'CACHE_TTL_SECONDS', 60),
     cacheTtlFollowersDiffSeconds: Math.min(
-      integer(env.CACHE_TTL_FOLLOWERS_DIFF_SECONDS, 600),
+      integer(env, 'CACHE_TTL_FOLLOWERS_DIFF_SECONDS', 600),
       FOLLOWERS_DIFF_MAX_TTL_SECONDS,
     ),
-    snapshotPollSeconds: integer(env.SNAPSHOT_POLL_SECONDS, 5),
+    snapshotPollSeconds: integer(env, 'SNAPSHOT_POLL_SECONDS', 5, 1),
     lookupsDir:
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
         ? null
@@ -54,12 +54,15 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     metricsAt: {
       mode: env.METRICS === '0' || env.METRICS === 'false' ? 'off' : env.METRICS_PORT ? 'listener' : 'app',
       host: env.METRICS_HOST || '127.0.0.1',
-      port: integer(env.METRICS_PORT, 9464),
+      port: integer(env, 'METRICS_PORT', 9464),
     },
   }
 }
 
-function integer(value: string | undefined, fallback: number): number {
-  const n = Number(value)
-  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback
+/** The whole number ≥ `min` set in `env[name]`, `fallback` when unset; anything else refuses the start. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const value = env[name]
+  if (value === undefined || value === '') return fallback
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new Error(`${name} must be a whole number of at least ${min}, not "${value}"`)
+  return Number(value)
 }

@@ -78,4 +78,11 @@ rules('config :: cache TTLs: CACHE_TTL_SECONDS, and get_followers_diff’s own, 
   assert.is(serverConfigFromEnv({ CACHE_TTL_SECONDS: '0' }).cacheTtlSeconds, 0)
 })
 
+rules('config :: a number that does not parse refuses the start, naming the variable', () => {
+  for (const [name, value] of [['PORT', '8080x'], ['CACHE_TTL_SECONDS', '5m'], ['METRICS_PORT', 'abc'], ['SNAPSHOT_POLL_SECONDS', '0'], ['PORT', '-1']]) {
+    assert.throws(() => serverConfigFromEnv({ [name]: value }), new RegExp(`^${name} must be a whole number of at least \\d, not "${value}"$`), `${name}=${value}`)
+  }
+  assert.equal([serverConfigFromEnv({ PORT: '0' }).port, serverConfigFromEnv({ SNAPSHOT_POLL_SECONDS: '1' }).snapshotPollSeconds], [0, 1])
+})
+
 rules.run()

@@ -78,7 +78,7 @@ test('log :: one JSON line per call: level label, ISO time, event, then the fiel
   assert.equal(JSON.parse(await stderrOf(() => log.info('x', { cyclic }))).cyclic, { n: '1', self: '[Circular]' })
 })
 
-test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
+test('log :: LOG_LEVEL sets the threshold; an unknown value means info, said in a warning', () => {
   const script = "import { log } from './log/logger.ts'; for (const l of ['debug', 'info', 'warn', 'error']) log[l]('e.' + l)"
   const levelsAt = (level: string) => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -86,11 +86,11 @@ test('log :: LOG_LEVEL sets the threshold; an unknown value means info', () => {
       env: { ...process.env, LOG_LEVEL: level },
     })
     assert.is(run.status, 0, run.stderr)
-    return run.stderr.trim().split('\n').map((l) => JSON.parse(l).level)
+    return run.stderr.trim().split('\n').map((l) => [JSON.parse(l).level, JSON.parse(l).event].join(' '))
   }
-  assert.equal(levelsAt('warn'), ['warn', 'error'])
-  assert.equal(levelsAt('debug'), ['debug', 'info', 'warn', 'error'])
-  assert.equal(levelsAt('loud'), ['info', 'warn', 'error'])
+  assert.equal(levelsAt('warn'), ['warn e.warn', 'error e.error'])
+  assert.equal(levelsAt('debug'), ['debug e.debug', 'info e.info', 'warn e.warn', 'error e.error'])
+  assert.equal(levelsAt('loud'), ['warn log.level_unknown', 'info e.info', 'warn e.warn', 'error e.error'])
 })
 
 test('folded :: failures of a kind beyond the burst of a window are counted in one line when the window ends', async () => {
