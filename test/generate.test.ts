@@ -256,7 +256,9 @@ Generate('cli :: --help prints the usage; a flag mistake exits 2 with its messag
     assert.match(cli.stderr, /usage: npm run generate/)
     assert.not.match(cli.stderr, /\n\s+at /)
   }
-  assert.not.ok(fs.existsSync(out))
+  const untuned = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--scale', 'tiny', '--out', out], { encoding: 'utf8', env: { ...process.env, PIPELINE_MEMORY_LIMIT: 'bogus' } })
+  assert.match(untuned.stderr, /PIPELINE_MEMORY_LIMIT=bogus/)
+  assert.equal(fs.readdirSync(root).filter((name) => name.startsWith('refused')), [], 'no folder, not even a temporary one')
 })
 
 Generate('graph :: in-degree is heavy-tailed', async ({ conn }) => {

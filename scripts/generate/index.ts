@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { addDays } from '../../pipeline/plan.ts'
 import { isCalendarDay } from '../../pipeline/raw-days.ts'
-import { openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
+import { checkPipelineTuning, openPipelineDb, setVariables, sqlString, type SqlVariable } from '../../pipeline/duckdb.ts'
 import { log } from '../../log/logger.ts'
 import { progress } from '../../log/progress.ts'
 import { DEFAULT_DAYS, FOLLOW_ZIPF, MAX_DAYS, SCALES, TWEETS_PER_DAY_DIVISOR, type Scale, type ScaleName } from './scales.ts'
@@ -59,13 +59,15 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   const days = opts.days ?? DEFAULT_DAYS
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new Error(`days must be 1..${MAX_DAYS}, got ${days}`)
   const outDir = path.resolve(opts.outDir)
+  // DuckDB's settings first (an error names PIPELINE_MEMORY_LIMIT and PIPELINE_THREADS), before any folder is made
+  await checkPipelineTuning()
+  const db = await openPipelineDb()
   fs.mkdirSync(path.dirname(outDir), { recursive: true })
   const tmpDir = fs.mkdtempSync(`${outDir}.tmp-`)
   const started = Date.now()
   log.info('generate.start', { scale: opts.scale, seed: opts.seed, end_date: opts.endDate, days, out: outDir })
 
   const counts: Record<string, number> = {}
-  const db = await openPipelineDb()
   const bar = progress('generate', MODELS.length + REFERENCE_FILES.length + days)
   try {
     await setVariables(db.conn, sqlVariables(scale, opts, days))
