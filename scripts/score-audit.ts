@@ -22,20 +22,45 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { buildSnapshot } from '../pipeline/build.ts'
 import { addDays } from '../pipeline/plan.ts'
 import { openPipelineDb, queryRows, sqlString } from '../pipeline/duckdb.ts'
+import { isCalendarDay } from '../pipeline/raw-days.ts'
 import { generateRaw } from './generate/index.ts'
 import { withInertAccountsSql, withoutAttacksSql, type PlantedAttack } from './generate/attacks.ts'
 import { rewriteRawFile } from './generate/rewrite.ts'
 import { SCALES, type ScaleName } from './generate/scales.ts'
 
-const { values } = parseArgs({
-  options: {
-    scale: { type: 'string', default: 'demo' },
-    seed: { type: 'string', default: '42' },
-    raw: { type: 'string' },
-    date: { type: 'string' },
-    inert: { type: 'string', default: '500000' },
-  },
-})
+const USAGE = 'usage: npm run score:audit -- [--scale tiny|demo|large] [--seed N] [--raw DIR] [--date YYYY-MM-DD] [--inert N]\n'
+
+/** The flags, checked before any work: a mistake exits 2 with its message and the usage; `--help` prints the usage. */
+function flags() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        scale: { type: 'string', default: 'demo' },
+        seed: { type: 'string', default: '42' },
+        raw: { type: 'string' },
+        date: { type: 'string' },
+        inert: { type: 'string', default: '500000' },
+        help: { type: 'boolean', default: false },
+      },
+    })
+    if (values.help) {
+      process.stdout.write(USAGE)
+      process.exit(0)
+    }
+    if (!(values.scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+    if (!/^\d+$/.test(values.seed)) throw new Error(`--seed must be a whole number, got ${values.seed}`)
+    if (!/^[1-9]\d*$/.test(values.inert)) throw new Error(`--inert must be a positive whole number, got ${values.inert}`)
+    if (values.date !== undefined && !isCalendarDay(values.date)) throw new Error(`--date must be a real date YYYY-MM-DD, got ${values.date}`)
+    if (values.raw !== undefined && !fs.existsSync(path.join(values.raw, '_truth.json'))) {
+      throw new Error(`--raw must be a generated raw folder (with _truth.json): ${values.raw}`)
+    }
+    return values
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`)
+    process.exit(2)
+  }
+}
+const values = flags()
 
 /** The score's targets against the attacks (docs/score.md). */
 const TARGET = {
@@ -58,7 +83,6 @@ process.once('exit', () => fs.rmSync(work, { recursive: true, force: true }))
 
 async function rawFolder(): Promise<string> {
   if (values.raw) return path.resolve(values.raw)
-  if (!(values.scale! in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
   const outDir = path.join(work, 'raw')
   const endDate = values.date ?? '2026-11-22'
   await generateRaw({ scale: values.scale as ScaleName, seed: Number(values.seed), outDir, endDate })
