@@ -39,9 +39,14 @@ function options() {
       keep: { type: 'string', default: String(defaults.keep) },
       backfill: { type: 'string', default: '0' },
       lookups: { type: 'string', default: defaults.lookupsDir },
+      help: { type: 'boolean', default: false },
     },
     allowNegative: true,
   })
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
   if (!isCalendarDay(values.date)) throw new UsageError(`--date must be a real date YYYY-MM-DD, got ${values.date}`)
   // a later date would build the days up to it as gaps (nothing scanned) and commit them to the state
   const today = new Date().toISOString().slice(0, 10)
@@ -55,14 +60,16 @@ function options() {
     pruneRaw: values['prune-raw'],
     date: values.date,
     keep: count('keep', values.keep, 1),
-    backfillDays: count('backfill', values.backfill, 0),
+    // the score history covers 365 days: a backfill beyond them would score dates no snapshot shows
+    backfillDays: count('backfill', values.backfill, 0, 365),
     lookupsDir: values.lookups,
   }
 }
 
-function count(name: string, text: string, least: number): number {
+function count(name: string, text: string, least: number, most = Infinity): number {
   const n = Number(text)
-  if (!Number.isInteger(n) || n < least) throw new UsageError(`--${name} must be an integer ≥ ${least}, got ${text}`)
+  if (!/^-?\d+$/.test(text) || n < least) throw new UsageError(`--${name} must be an integer ≥ ${least}, got ${text}`)
+  if (n > most) throw new UsageError(`--${name} must be at most ${most}, got ${text}`)
   return n
 }
 

@@ -100,6 +100,8 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
     [['--bogus'], {}, /Unknown option '--bogus'/],
     [['--keep'], {}, /--keep/],
     [['--backfill=-3'], {}, /--backfill must be an integer ≥ 0, got -3/],
+    [['--backfill', '3000'], {}, /--backfill must be at most 365, got 3000/],
+    [['--keep', '0x10'], {}, /--keep must be an integer ≥ 1, got 0x10/],
     [['--date', '2026-02-30'], {}, /--date must be a real date YYYY-MM-DD, got 2026-02-30/],
     [[], { SNAPSHOT_KEEP: 'abc' }, /SNAPSHOT_KEEP must be a positive integer/],
     [[], { PIPELINE_MEMORY_LIMIT: 'bogus' }, /PIPELINE_MEMORY_LIMIT=bogus/],
@@ -117,6 +119,9 @@ Layout('cli :: flag and environment mistakes exit 2 with a message and no stack 
     const lines = cli.stderr.trim().split('\n').map((line) => JSON.parse(line))
     assert.equal(lines.map((l) => [l.event, typeof l.usage]), [['build.usage', 'string']])
   }
+  const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--help'], { encoding: 'utf8' })
+  assert.is(help.status, 0)
+  assert.match(help.stdout, /^usage: npm run build/)
 })
 
 Layout('cli :: a build refused because another one runs exits 3 and leaves last-build.json to that build', async () => {
