@@ -20,6 +20,7 @@ test('serve :: run through a path with a space and a symlink, the command runs',
     })
     assert.is(run.status, 1, run.stderr)
     assert.match(run.stderr, /"event":"server\.failed"/)
+    assert.match(run.stderr, /no snapshot at .*none\/current: run npm run build first/)
   } finally {
     fs.rmSync(root, { recursive: true, force: true })
   }
