@@ -79,6 +79,35 @@ Start('start :: fresh install generates, builds, prints a working key once, serv
   assert.is(await exited, 0, stderr.slice(-2000))
 })
 
+/**
+ * `npm start` on an existing install (`raw` and the snapshots folder under `home`) until it answers `/healthz`; then
+ * `check` with the health answer and the log so far, and a stop that must exit 0.
+ */
+async function startedOn(home: string, raw: string, check: (health: Record<string, unknown>, stderr: string) => void): Promise<void> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'snapshots'), DATA_DIR: path.join(home, 'data'), HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  child.stdout.resume()
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  try {
+    const deadline = Date.now() + 90_000
+    let health: Record<string, unknown> | null = null
+    while (!health && Date.now() < deadline && child.exitCode === null) {
+      health = (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)) as Record<string, unknown> | null
+      if (!health) await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
+    check(health!, stderr)
+  } finally {
+    child.kill('SIGTERM')
+  }
+  assert.is(await exited, 0, stderr.slice(-2000))
+}
+
 Start('start :: a build of the day that just ended that fails leaves the last published snapshot serving', async () => {
   const home = tempDir('start-failed')
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
@@ -87,32 +116,13 @@ Start('start :: a build of the day that just ended that fails leaves the last pu
   // yesterday's folder arrives broken
   await writeDailyRaw(raw, baseRaw(), [yesterday])
   fs.writeFileSync(path.join(raw, yesterday, 'tweets.parquet'), 'not parquet')
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'snapshots'), DATA_DIR: path.join(home, 'data'), HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  child.stdout.resume()
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  try {
-    const deadline = Date.now() + 90_000
-    let health: Record<string, unknown> | null = null
-    while (!health && Date.now() < deadline && child.exitCode === null) {
-      health = (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)) as Record<string, unknown> | null
-      if (!health) await new Promise((r) => setTimeout(r, 250))
-    }
-    assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
-    assert.is(health!.snapshot_date, BUILD_DATE)
+  await startedOn(home, raw, (health, stderr) => {
+    assert.is(health.snapshot_date, BUILD_DATE)
     assert.match(stderr, '"event":"start.build_failed"')
     assert.match(stderr, `${yesterday}/tweets.parquet`)
     const status = JSON.parse(fs.readFileSync(path.join(home, 'snapshots', 'last-build.json'), 'utf8'))
     assert.is(status.outcome, 'failed')
-  } finally {
-    child.kill('SIGTERM')
-  }
-  assert.is(await exited, 0, stderr.slice(-2000))
+  })
 })
 
 Start('start :: a snapshot of a later day than the one that just ended is served as it is, never moved back', async () => {
@@ -120,30 +130,11 @@ Start('start :: a snapshot of a later day than the one that just ended is served
   const today = new Date().toISOString().slice(0, 10)
   const raw = await writeDailyRaw(path.join(home, 'raw'), baseRaw(), daysBetween(addDays(today, -3), today))
   await buildSnapshot({ rawDir: raw, snapshotsDir: path.join(home, 'snapshots'), date: today })
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, RAW_DIR: raw, SNAPSHOTS_DIR: path.join(home, 'snapshots'), DATA_DIR: path.join(home, 'data'), HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  child.stdout.resume()
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  try {
-    const deadline = Date.now() + 90_000
-    let health: Record<string, unknown> | null = null
-    while (!health && Date.now() < deadline && child.exitCode === null) {
-      health = (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : null), () => null)) as Record<string, unknown> | null
-      if (!health) await new Promise((r) => setTimeout(r, 250))
-    }
-    assert.ok(health, `server never became ready:\n${stderr.slice(-2000)}`)
-    assert.is(health!.snapshot_date, today)
+  await startedOn(home, raw, (health, stderr) => {
+    assert.is(health.snapshot_date, today)
     assert.match(stderr, '"event":"start.build_skipped"')
     assert.not.match(stderr, '"event":"build.start"')
-  } finally {
-    child.kill('SIGTERM')
-  }
-  assert.is(await exited, 0, stderr.slice(-2000))
+  })
 })
 
 Start.run()
