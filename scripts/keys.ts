@@ -95,21 +95,37 @@ function planOf(options: Options): Partial<Plan> {
   return plan
 }
 
+/** The command line, or null after a flag mistake (an unknown flag, a flag without its value: written with the usage). */
+function commandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        user: { type: 'string' },
+        name: { type: 'string' },
+        'plan-quota': { type: 'string' },
+        'plan-rate': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (error) {
+    process.stderr.write(`Error: ${(error as Error).message}\n${USAGE}\n`)
+    return null
+  }
+}
+
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      user: { type: 'string' },
-      name: { type: 'string' },
-      'plan-quota': { type: 'string' },
-      'plan-rate': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const line = commandLine()
+  if (!line) return 2
+  const { positionals, values } = line
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
   const command = COMMANDS[positionals[0] ?? '']
-  if (!command || values.help) {
+  if (!command) {
     process.stderr.write(USAGE + '\n')
-    return values.help ? 0 : 2
+    return 2
   }
   const services = await createServices(storageConfigFromEnv())
   try {

@@ -96,6 +96,14 @@ cli('errors :: unknown accounts and keys exit 1 with a clear message; an unknown
   const unknownCommand = keys(ctx.env, 'delete-everything')
   assert.is(unknownCommand.code, 2)
   assert.match(unknownCommand.stderr, /^Usage: npm run keys -- <command>/)
+  for (const args of [['create-key', '--usr', '1'], ['list-keys', '--user']]) {
+    const mistake = keys(ctx.env, ...args)
+    assert.is(mistake.code, 2, args.join(' '))
+    assert.match(mistake.stderr, /^Error: .*\n[^]*Usage: npm run keys -- <command>/)
+  }
+  const help = keys(ctx.env, '--help')
+  assert.equal([help.code, help.stderr], [0, ''])
+  assert.match(help.stdout, /^Usage: npm run keys -- <command>/)
 })
 
 cli('secrets :: nothing in the data directory holds the raw key', (ctx) => {
