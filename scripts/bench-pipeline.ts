@@ -226,7 +226,7 @@ async function benchScale(scale: ScaleName, root: string): Promise<void> {
 async function main(): Promise<void> {
   if (values.child) return child()
   const scales = (values.only ? [values.only] : ['demo', 'large']) as ScaleName[]
-  for (const scale of scales) if (!(scale in SCALES)) throw new Error(`--only must be demo or large, got ${scale}`)
+  for (const scale of scales) if (!Object.hasOwn(SCALES, scale)) throw new Error(`--only must be demo or large, got ${scale}`)
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipeline-'))
   try {
     for (const scale of scales) await benchScale(scale, root)

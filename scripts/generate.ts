@@ -39,7 +39,7 @@ if (values.help) {
   console.log(USAGE)
   process.exit(0)
 }
-if (!(values.scale in SCALES)) usageError(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+if (!Object.hasOwn(SCALES, values.scale)) usageError(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
 if (!/^\d+$/.test(values.seed)) usageError('--seed must be a non-negative integer')
 if (!isCalendarDay(values['end-date'])) usageError(`--end-date must be a real date YYYY-MM-DD, got ${values['end-date']}`)
 

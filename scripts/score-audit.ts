@@ -47,7 +47,7 @@ function flags() {
       process.stdout.write(USAGE)
       process.exit(0)
     }
-    if (!(values.scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+    if (!Object.hasOwn(SCALES, values.scale)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
     if (!/^\d+$/.test(values.seed)) throw new Error(`--seed must be a whole number, got ${values.seed}`)
     if (!/^[1-9]\d*$/.test(values.inert)) throw new Error(`--inert must be a positive whole number, got ${values.inert}`)
     if (values.date !== undefined && !isCalendarDay(values.date)) throw new Error(`--date must be a real date YYYY-MM-DD, got ${values.date}`)

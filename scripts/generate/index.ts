@@ -50,8 +50,8 @@ const DAILY_FILES: { name: string; day: string; ofDay?: string }[] = [
 ]
 
 export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: string; counts: Record<string, number> }> {
+  if (!Object.hasOwn(SCALES, opts.scale)) throw new Error(`unknown scale ${opts.scale} (tiny, demo or large)`)
   const scale = SCALES[opts.scale]
-  if (!scale) throw new Error(`unknown scale ${opts.scale} (tiny, demo or large)`)
   if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) {
     throw new Error(`seed must be a non-negative integer, got ${opts.seed}`)
   }
