@@ -60,8 +60,17 @@ function lockDataDir(dataDir: string): () => void {
   }
 }
 
-// run as a command (not imported by `npm start`): the script's own path, through any symlink, space or other character
-if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Whether this file is the command being run (not imported by `npm start`): real paths, through any symlink or space. */
+function isCommand(): boolean {
+  try {
+    return fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    // no such file (`tsx scripts/start` without its extension, `node -e`): not this file
+    return false
+  }
+}
+
+if (isCommand()) {
   serve().catch((error) => {
     log.error('server.failed', { error: error instanceof Error ? error.message : String(error) })
     process.exit(1)

@@ -1,9 +1,9 @@
 /**
  * `npm start`, the one command: demo raw data if `raw/` is absent, the snapshot of the day that just ended (yesterday,
  * UTC: the day the nightly cron builds, complete, so nothing in it is later than now) if `current` is not already
- * that day's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts; the first snapshot
- * also scores the 30 days before, as `--backfill 30`, so score history, diffs and explanations are there from the
- * start), a demo account and key on a fresh install (the key is printed once), then the API.
+ * that day's or a later one's (built as `npm run build` would, with the same settings: pipeline/build-settings.ts;
+ * the first snapshot also scores the 30 days before, as `--backfill 30`, so score history, diffs and explanations
+ * are there from the start), a demo account and key on a fresh install (the key is printed once), then the API.
  * Settings: RAW_DIR (./raw), DEMO_SCALE (demo), the build's (STATE_DIR, SNAPSHOT_KEEP) and everything `npm run
  * serve` reads.
  */
@@ -17,6 +17,7 @@ import { log } from '../log/logger.ts'
 import { createServices, storageConfigFromEnv, type AccessServices } from '../server/access/index.ts'
 import { generateRaw } from './generate/index.ts'
 import type { ScaleName } from './generate/scales.ts'
+import { serverConfigFromEnv } from '../server/config.ts'
 import { serve } from './serve.ts'
 
 /** The day that just ended (UTC). */
@@ -25,6 +26,8 @@ const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
 const FIRST_BACKFILL_DAYS = 30
 
 async function main(): Promise<void> {
+  // the server's settings first: a mistake there refuses the start before the data is generated and built
+  serverConfigFromEnv()
   const settings = buildSettingsFromEnv()
   const { rawDir, snapshotsDir } = settings
   if (!fs.existsSync(rawDir)) {

@@ -36,7 +36,7 @@ const FOLLOWERS_DIFF_MAX_TTL_SECONDS = 3600
 
 export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
-    port: integer(env, 'PORT', 3000),
+    port: integer(env, 'PORT', 3000, 0, 65_535),
     host: env.HOST || '127.0.0.1',
     snapshotsDir: path.resolve(env.SNAPSHOTS_DIR || './snapshots'),
     realStatus: env.API_REAL_STATUS === '1' || env.API_REAL_STATUS === 'true',
@@ -46,7 +46,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       integer(env, 'CACHE_TTL_FOLLOWERS_DIFF_SECONDS', 600),
       FOLLOWERS_DIFF_MAX_TTL_SECONDS,
     ),
-    snapshotPollSeconds: integer(env, 'SNAPSHOT_POLL_SECONDS', 5, 1),
+    snapshotPollSeconds: integer(env, 'SNAPSHOT_POLL_SECONDS', 5, 1, 86_400),
     lookupsDir:
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'
         ? null
@@ -54,15 +54,16 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     metricsAt: {
       mode: env.METRICS === '0' || env.METRICS === 'false' ? 'off' : env.METRICS_PORT ? 'listener' : 'app',
       host: env.METRICS_HOST || '127.0.0.1',
-      port: integer(env, 'METRICS_PORT', 9464),
+      port: integer(env, 'METRICS_PORT', 9464, 0, 65_535),
     },
   }
 }
 
-/** The whole number ≥ `min` set in `env[name]`, `fallback` when unset; anything else refuses the start. */
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+/** The whole number from `min` to `max` set in `env[name]`, `fallback` when unset; anything else refuses the start. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const value = env[name]
   if (value === undefined || value === '') return fallback
   if (!/^\d+$/.test(value) || Number(value) < min) throw new Error(`${name} must be a whole number of at least ${min}, not "${value}"`)
+  if (Number(value) > max) throw new Error(`${name} must be at most ${max}, not "${value}"`)
   return Number(value)
 }

@@ -83,6 +83,8 @@ rules('config :: a number that does not parse refuses the start, naming the vari
     assert.throws(() => serverConfigFromEnv({ [name]: value }), new RegExp(`^${name} must be a whole number of at least \\d, not "${value}"$`), `${name}=${value}`)
   }
   assert.equal([serverConfigFromEnv({ PORT: '0' }).port, serverConfigFromEnv({ SNAPSHOT_POLL_SECONDS: '1' }).snapshotPollSeconds], [0, 1])
+  assert.throws(() => serverConfigFromEnv({ PORT: '99999' }), /^PORT must be at most 65535, not "99999"$/)
+  assert.throws(() => serverConfigFromEnv({ SNAPSHOT_POLL_SECONDS: '99999999' }), /^SNAPSHOT_POLL_SECONDS must be at most 86400/)
 })
 
 rules.run()

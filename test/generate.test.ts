@@ -257,7 +257,7 @@ Generate('cli :: --help prints the usage; a flag mistake exits 2 with its messag
     assert.not.match(cli.stderr, /\n\s+at /)
   }
   const untuned = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--scale', 'tiny', '--out', out], { encoding: 'utf8', env: { ...process.env, PIPELINE_MEMORY_LIMIT: 'bogus' } })
-  assert.match(untuned.stderr, /PIPELINE_MEMORY_LIMIT=bogus/)
+  assert.equal([untuned.status, untuned.stderr.match(/PIPELINE_MEMORY_LIMIT=bogus/) !== null], [1, true])
   assert.equal(fs.readdirSync(root).filter((name) => name.startsWith('refused')), [], 'no folder, not even a temporary one')
 })
 

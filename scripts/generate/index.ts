@@ -61,7 +61,6 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
   const outDir = path.resolve(opts.outDir)
   // DuckDB's settings first (an error names PIPELINE_MEMORY_LIMIT and PIPELINE_THREADS), before any folder is made
   await checkPipelineTuning()
-  const db = await openPipelineDb()
   fs.mkdirSync(path.dirname(outDir), { recursive: true })
   const tmpDir = fs.mkdtempSync(`${outDir}.tmp-`)
   const started = Date.now()
@@ -69,7 +68,9 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
 
   const counts: Record<string, number> = {}
   const bar = progress('generate', MODELS.length + REFERENCE_FILES.length + days)
+  let db: Awaited<ReturnType<typeof openPipelineDb>> | undefined
   try {
+    db = await openPipelineDb()
     await setVariables(db.conn, sqlVariables(scale, opts, days))
     for (const model of MODELS) {
       const t0 = Date.now()
@@ -111,7 +112,7 @@ export async function generateRaw(opts: GenerateOptions): Promise<{ outDir: stri
     fs.rmSync(tmpDir, { recursive: true, force: true })
     throw error
   } finally {
-    db.close()
+    db?.close()
   }
   replaceDir(tmpDir, outDir)
   log.info('generate.done', { out: outDir, ms: Date.now() - started })
