@@ -18,11 +18,8 @@ export async function serve(services?: AccessServices): Promise<void> {
   const unlock = storage.driver === 'embedded' ? lockDataDir(storage.dataDir) : () => undefined
   let server: Awaited<ReturnType<typeof startServer>>
   try {
-    const config = serverConfigFromEnv()
-    const current = path.join(config.snapshotsDir, 'current')
-    if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
     services ??= await createServices(storage)
-    server = await startServer(config, services)
+    server = await startServer(serverConfigFromEnv(), services)
   } catch (error) {
     unlock()
     throw error

@@ -42,10 +42,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     realStatus: env.API_REAL_STATUS === '1' || env.API_REAL_STATUS === 'true',
     profileBaseUrl: (env.PROFILE_BASE_URL || 'https://platform.example').replace(/\/+$/, ''),
     cacheTtlSeconds: integer(env, 'CACHE_TTL_SECONDS', 60),
-    cacheTtlFollowersDiffSeconds: Math.min(
-      integer(env, 'CACHE_TTL_FOLLOWERS_DIFF_SECONDS', 600),
-      FOLLOWERS_DIFF_MAX_TTL_SECONDS,
-    ),
+    cacheTtlFollowersDiffSeconds: Math.min(integer(env, 'CACHE_TTL_FOLLOWERS_DIFF_SECONDS', 600), FOLLOWERS_DIFF_MAX_TTL_SECONDS),
     snapshotPollSeconds: integer(env, 'SNAPSHOT_POLL_SECONDS', 5, 1, 86_400),
     lookupsDir:
       env.LOOKUPS_RECORD === '0' || env.LOOKUPS_RECORD === 'false'

@@ -31,7 +31,9 @@ export class CurrentSnapshot implements SnapshotSource {
 
   /** Load `<snapshotsDir>/current` (fails when there is none or it cannot be loaded). */
   static async open(snapshotsDir: string): Promise<CurrentSnapshot> {
-    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(path.join(snapshotsDir, 'current')))
+    const current = path.join(snapshotsDir, 'current')
+    if (!fs.existsSync(current)) throw new Error(`no snapshot at ${current}: run npm run build first`)
+    return new CurrentSnapshot(snapshotsDir, await loadSnapshot(current))
   }
 
   get current(): Snapshot {
